@@ -1,0 +1,199 @@
+// Host-side API of the Tensix emulator: the calls a TT-Metalium host program makes (create
+// buffers, build a program from kernels and circular buffers, set runtime args, launch, wait),
+// shaped after tt-metal's host API but as plain structs. The device runtime's emulator target
+// and the example programs under examples/ are its users.
+//
+//   zyx::emu::Device dev(zyx::emu::preset("wormhole-n150"));
+//   auto a = dev.buffer_create(n_tiles * 2048, 2048);           // interleaved DRAM, page = tile
+//   dev.buffer_write(a, host.data(), host.size() * 2);
+//   zyx::emu::ProgramSpec spec;
+//   spec.cbs.push_back({.index = 0, .format = DataFormat::Float16_b, .page_bytes = 2048, .num_pages = 2, .cores = all});
+//   spec.kernels.push_back({.name = "reader", .source = reader_src, .kind = KernelKind::DataMovement0, .cores = all,
+//                           .compile_args = {…}});
+//   …
+//   auto prog = dev.program_create(spec);                       // compiles every kernel (cached)
+//   dev.program_set_runtime_args(prog, 0, {0, 0}, {a.address, n_tiles});
+//   dev.program_launch(prog);
+//   dev.wait();                                                 // rethrows the first check failure
+//
+// Every check failure is a zyx::Error (status KernelFault, Deadlock, KernelLaunch, …) whose
+// message names the kernel, the core, the processor and the object (CB index, address).
+// After a failed launch the device stays usable: buffers keep their contents as the kernels left
+// them, other programs can still be launched.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zyx::emu {
+
+// tt::DataFormat codes (tt_metal/hw/inc/.../tt_backend_api_types.hpp). Only the formats the
+// emulator implements are listed; the numeric values match tt-metal's.
+enum class DataFormat : uint8_t {
+    Float32 = 0,
+    Float16 = 1,
+    Bfp8 = 2,
+    Float16_b = 5,
+    Bfp8_b = 6,
+    Int32 = 8,
+    UInt16 = 9,
+    UInt32 = 24,
+    UInt8 = 30,
+    Invalid = 0xff,
+};
+// Bytes of one 32×32 tile in `f` (Float16_b → 2048, Float32 → 4096, Bfp8_b → 1088 …).
+uint32_t tile_size_bytes(DataFormat f);
+const char* data_format_name(DataFormat f);
+
+enum class Arch : uint8_t { Wormhole, Blackhole };
+
+// One emulated chip. Figures and their sources are in emulator/README.md.
+struct DeviceSpec {
+    std::string name;           // "wormhole-n150", "blackhole-p100a", "blackhole-p150"
+    Arch arch;
+    uint32_t grid_x, grid_y;    // worker (Tensix) grid as tt-metal reports it, harvesting applied
+    uint32_t l1_bytes;          // usable L1 per core (1,499,136 on WH and BH)
+    uint32_t l1_unreserved_base;// first L1 byte available to circular buffers
+    uint32_t dram_banks;        // interleaving banks (WH 12, BH p100a 7, BH p150 8)
+    uint64_t dram_bank_bytes;   // bytes per bank
+    uint32_t dram_alignment;    // WH 32 B, BH 64 B
+    uint32_t l1_alignment;      // 16 B
+    uint32_t num_cbs;           // WH 32, BH 64
+    uint32_t noc_max_burst;     // WH 8 KiB, BH 16 KiB
+    const char* source;         // where the figures come from
+};
+
+// Known presets: "wormhole-n150", "blackhole-p100a", "blackhole-p150". Throws InvalidArgument
+// naming the known presets for anything else.
+const DeviceSpec& preset(const std::string& name);
+std::vector<std::string> preset_names();
+
+struct CoreCoord {
+    uint32_t x = 0, y = 0;
+    bool operator==(const CoreCoord&) const = default;
+};
+// Inclusive rectangle of logical cores, as tt-metal's CoreRange.
+struct CoreRange {
+    CoreCoord start, end;
+};
+using CoreRangeSet = std::vector<CoreRange>;
+
+struct CircularBufferSpec {
+    uint32_t index = 0;         // CB id, below DeviceSpec::num_cbs
+    DataFormat format = DataFormat::Float16_b;
+    uint32_t page_bytes = 0;    // % 4 == 0
+    uint32_t num_pages = 0;     // total size = page_bytes * num_pages
+    CoreRangeSet cores;
+};
+
+// Which processors run a kernel. DataMovement0 = BRISC (RISCV_0, NOC0 by default),
+// DataMovement1 = NCRISC (RISCV_1, NOC1 by default), Compute = TRISC0/1/2 (the same source run
+// as UNPACK, MATH and PACK).
+enum class KernelKind : uint8_t { DataMovement0, DataMovement1, Compute };
+
+enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
+
+struct ComputeConfig {
+    bool fp32_dest_acc_en = false;
+    bool dst_full_sync_en = false;
+    bool math_approx_mode = false;
+    MathFidelity math_fidelity = MathFidelity::HiFi4;
+};
+
+struct KernelSpec {
+    std::string name;           // shown in every error that concerns this kernel
+    std::string source;         // the kernel's C++ text (as CreateKernelFromString takes it)
+    KernelKind kind = KernelKind::DataMovement0;
+    CoreRangeSet cores;
+    std::vector<uint32_t> compile_args;          // → get_compile_time_arg_val(i)
+    std::map<std::string, std::string> defines;  // → -D name=value
+    std::optional<uint8_t> noc;                  // default: 0 for DataMovement0, 1 for DataMovement1
+    ComputeConfig compute;                       // Compute kernels only
+};
+
+struct SemaphoreSpec {
+    CoreRangeSet cores;
+    uint32_t initial_value = 0;
+};
+
+struct ProgramSpec {
+    std::vector<CircularBufferSpec> cbs;
+    std::vector<KernelSpec> kernels;       // kernel id = index in this vector
+    std::vector<SemaphoreSpec> semaphores; // semaphore id = index in this vector
+};
+
+// An interleaved DRAM buffer: page i lives in bank i % dram_banks at
+// address + (i / dram_banks) * align(page_bytes, dram_alignment). `address` is what kernels get
+// as the buffer's base (the same in every bank, as on silicon).
+struct Buffer {
+    uint32_t id = 0;
+    uint32_t address = 0;
+    uint64_t size = 0;
+    uint32_t page_bytes = 0;
+};
+
+using ProgramId = uint32_t;
+
+struct DeviceOptions {
+    unsigned threads = 0;               // host worker threads for cores; 0 = hardware concurrency
+    std::optional<uint64_t> schedule_seed;  // set: seeded random fiber schedule and NoC completion
+    std::string trace_path;             // non-empty: write a Chrome/Perfetto JSON trace of each launch
+};
+
+struct DeviceStats {
+    uint64_t dram_bytes_total = 0;
+    uint64_t dram_bytes_allocated = 0;
+    uint32_t buffers = 0;
+    uint32_t programs = 0;
+    uint64_t launches = 0;
+};
+
+class Device {
+public:
+    explicit Device(const DeviceSpec& spec, const DeviceOptions& options = {});
+    ~Device();
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    const DeviceSpec& spec() const;
+
+    // Allocates an interleaved DRAM buffer of `size` bytes split into pages of `page_bytes`.
+    // Throws MemoryAllocation when size is 0 or the banks are full, InvalidArgument for a bad page.
+    Buffer buffer_create(uint64_t size, uint32_t page_bytes);
+    // Frees a buffer; throws MemoryDeallocation for an unknown id.
+    void buffer_free(uint32_t buffer_id);
+    // Host → device and back; bytes are the buffer's logical bytes (pages back to back).
+    // Throws MemoryCopyH2P / MemoryCopyP2H when offset + bytes exceeds the buffer.
+    void buffer_write(uint32_t buffer_id, const void* src, uint64_t bytes, uint64_t offset = 0);
+    void buffer_read(uint32_t buffer_id, void* dst, uint64_t bytes, uint64_t offset = 0);
+    const Buffer& buffer(uint32_t buffer_id) const;
+
+    // Validates the program (CB sizes and counts, L1 fit, core ranges inside the grid) and
+    // compiles every kernel through the JIT cache. Throws KernelCompilation with the compiler's
+    // message, or InvalidArgument naming the CB / kernel / core range at fault.
+    ProgramId program_create(const ProgramSpec& spec);
+    void program_free(ProgramId program);
+
+    // Runtime args of one kernel on one core (at most 341 unique + common words per kernel).
+    void program_set_runtime_args(ProgramId program, uint32_t kernel, CoreCoord core,
+                                  std::vector<uint32_t> args);
+    void program_set_common_runtime_args(ProgramId program, uint32_t kernel, std::vector<uint32_t> args);
+
+    // Starts the program on every core it names. Returns at once; wait() finishes it.
+    void program_launch(ProgramId program);
+    // Blocks until the launched program has finished; rethrows the first error of the launch
+    // (check failure, deadlock report, crash report). One launch is in flight at a time.
+    void wait();
+
+    DeviceStats stats() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace zyx::emu
