@@ -34,6 +34,9 @@ constexpr uint32_t face_index(uint32_t r, uint32_t c) {
 // UInt32 words are copied bit for bit (integer DST data), UInt16/UInt8 are widened to uint32.
 // `tf32_src`: when true, fp32 inputs are reduced to the 19-bit SrcA/SrcB precision (TF32) the
 // FPU sees; copy_tile into a 32-bit DST passes false.
+// Float16 is Tensix FP16 (docs/numerics.md): exponent 31 is an ordinary binade (no inf/NaN), so
+// the IEEE bit pattern of inf (0x7c00) reads as 65536. Any other format throws
+// Error(Unsupported) naming the format.
 void unpack_tile(DataFormat fmt, const void* l1, float* out, bool tf32_src = false);
 
 // Writes a row-major fp32 tile into L1 in format `fmt` with the packer's conversion:
@@ -64,7 +67,14 @@ enum class ReduceDim : uint8_t { Row, Col, Scalar };
 // Accumulating reduce as reduce_tile does, with the scaler tile's row 0 of each face applied:
 // Row: dst[r][0] += sum_c in[r][c] * scale (Max: max with previous dst) …; Col: dst[0][c];
 // Scalar: dst[0][0]. Other DST elements are left as they were.
+// The scale of element k along the reduced axis is scaler row 0, column k (Scalar: column c).
+// Sum/Avg multiply by it; Max multiplies by its power of two only (GMPOOL uses the exponent).
 void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst);
+// The same, for a DST slot not written since tile_regs_acquire (`dst_cleared` = true): GMPOOL
+// reads a cleared DST row as −inf, so a Max then starts from −inf instead of from 0.
+// Sum/Avg behave as above (a cleared row reads as 0).
+void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst,
+            bool dst_cleared);
 
 // dst = inᵀ (transpose_wh_tile).
 void transpose(const float* in, float* dst);
@@ -75,21 +85,29 @@ enum class SfpuUnary : uint8_t {
     Exp, Exp2, Log, Sqrt, Rsqrt, Recip, Sin, Cos, Tan, Negative, Abs, Relu, ReluMax, ReluMin,
     LeakyRelu, Sigmoid, Tanh, Gelu, Silu, Square, Power, Sign, Signbit, Floor, Ceil, Trunc,
     Elu, Erf, Erfinv, IsInf, IsNan, LogicalNot, Heaviside, Softplus,
+    PowerIterative,  // power_iterative_tile: x^n for an unsigned integer n (param is n, not f32 bits)
 };
-// In-place on one DST tile. `param` is the op's argument as the kernel API passes it (an
-// exponent for Power, a threshold for ReluMax/ReluMin, a slope for LeakyRelu/Elu, as raw f32
-// bits). `approx` selects the APPROX variants (results may differ slightly from libm).
+// In-place on one DST tile. `param` is the op's argument as the kernel API passes it, as raw f32
+// bits: the exponent for Power, the threshold for ReluMax/ReluMin, the slope for LeakyRelu/Elu,
+// the value at x == 0 for Heaviside (PowerIterative alone takes a plain unsigned integer).
+// `approx` selects the APPROX variants; the emulator computes them at full accuracy except Gelu
+// (tanh form). Every op's definition is in docs/numerics.md.
 void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx);
 
 enum class SfpuBinary : uint8_t { Add, Sub, Rsub, Mul, Div, Power, Max, Min, Eq, Ne, Lt, Gt, Le, Ge };
 // out = a op b elementwise (out may alias a or b).
 void sfpu_binary(SfpuBinary op, const float* a, const float* b, float* out);
 
-// Every element set to v (fill_tile), or to the f32 with bits `bits` (fill_tile_bitcast).
+// Every element set to v (fill_tile), or to the f32 with bits `bits` (fill_tile_bitcast,
+// fill_tile_int: integer DST data is stored bit for bit in the float slots).
 void fill(float* t, float v);
+void fill_bits(float* t, uint32_t bits);
 
 // typecast_tile: converts the DST tile between the number formats given as tt::DataFormat
-// (Float32/Float16_b ↔ Int32/UInt32/UInt16). Float↔float is a no-op (the packer converts).
+// (Float32/Float16_b/Float16/Bfp8_b ↔ Int32/UInt32/UInt16/UInt8, and between the integer
+// formats). Float↔float is a no-op (the packer converts). Float → integer rounds to nearest
+// even and saturates (NaN → 0, negative → 0 for unsigned). Integer DST data is two's
+// complement (docs/numerics.md). Other formats throw Error(Unsupported).
 void typecast(DataFormat in, DataFormat out, float* t);
 
 }  // namespace zyx::emu::tile
