@@ -1,0 +1,332 @@
+// FPU (matrix engine) tile ops: eltwise_binary, matmul, reduce, transpose.
+// Rules and sources: docs/numerics.md. Every op runs under DenormalsAreZero (the matrix unit
+// reads denormals as zero and flushes denormal results).
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "core/error.hpp"
+#include "tile_internal.hpp"
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+namespace zyx::emu::tile {
+
+using detail::bits_of;
+using detail::float_of;
+
+namespace {
+
+// ---- math fidelity (SrcASrcB.md "Fidelity phases") -------------------------------------------
+// A multiplier sees SrcA as hi (implicit 1 + top 4 mantissa bits) and lo (the rest), SrcB as hi
+// (implicit 1 + top 6 bits) and lo (the rest). Phase 0 = A_hi·B_hi, 1 = A_lo·B_hi,
+// 2 = A_hi·B_lo, 3 = A_lo·B_lo. LoFi runs phase 0, HiFi2 phases 0–1, HiFi3 0–2, HiFi4 all.
+// The least significant bit of a TF32 mantissa in SrcA is never used.
+constexpr uint32_t kSrcAUsedMask = 0xffffc000u;  // drop TF32 mantissa LSB (and anything below)
+constexpr uint32_t kSrcAHiMask = 0xfff80000u;    // sign, exponent, top 4 mantissa bits
+constexpr uint32_t kSrcBHiMask = 0xfffe0000u;    // sign, exponent, top 6 mantissa bits
+
+inline float srca_used(float x) { return float_of(bits_of(x) & kSrcAUsedMask); }
+inline float srca_hi(float x) { return float_of(bits_of(x) & kSrcAHiMask); }
+inline float srcb_hi(float x) { return float_of(bits_of(x) & kSrcBHiMask); }
+
+// a is the SrcA operand, b the SrcB operand of a multiplication at fidelity f.
+inline float fidelity_mul(float a, float b, MathFidelity f) {
+    a = srca_used(a);
+    switch (f) {
+        case MathFidelity::LoFi: return srca_hi(a) * srcb_hi(b);
+        case MathFidelity::HiFi2: return a * srcb_hi(b);
+        case MathFidelity::HiFi3: return a * srcb_hi(b) + srca_hi(a) * (b - srcb_hi(b));
+        case MathFidelity::HiFi4: break;
+    }
+    return a * b;
+}
+
+// ---- matmul kernel ---------------------------------------------------------------------------
+// c[32×32] += a[32×32] · b[32×32], all row-major. Register blocking: 8 rows of c (2 vectors of
+// 16 floats each = 16 accumulators) stay in registers while k runs over 32; b rows are loaded
+// once per k and a[i][k] is broadcast.
+void matmul_kernel(const float* __restrict a, const float* __restrict b, float* __restrict c) {
+#if defined(__AVX512F__)
+    for (uint32_t i0 = 0; i0 < kTileDim; i0 += 8) {
+        __m512 acc[8][2];
+#pragma GCC unroll 8
+        for (uint32_t i = 0; i < 8; ++i) {
+            acc[i][0] = _mm512_loadu_ps(c + (i0 + i) * kTileDim);
+            acc[i][1] = _mm512_loadu_ps(c + (i0 + i) * kTileDim + 16);
+        }
+#pragma GCC unroll 4
+        for (uint32_t k = 0; k < kTileDim; ++k) {
+            const __m512 b0 = _mm512_loadu_ps(b + k * kTileDim);
+            const __m512 b1 = _mm512_loadu_ps(b + k * kTileDim + 16);
+#pragma GCC unroll 8
+            for (uint32_t i = 0; i < 8; ++i) {
+                const __m512 av = _mm512_set1_ps(a[(i0 + i) * kTileDim + k]);
+                acc[i][0] = _mm512_fmadd_ps(av, b0, acc[i][0]);
+                acc[i][1] = _mm512_fmadd_ps(av, b1, acc[i][1]);
+            }
+        }
+#pragma GCC unroll 8
+        for (uint32_t i = 0; i < 8; ++i) {
+            _mm512_storeu_ps(c + (i0 + i) * kTileDim, acc[i][0]);
+            _mm512_storeu_ps(c + (i0 + i) * kTileDim + 16, acc[i][1]);
+        }
+    }
+#else
+    // Portable form of the same blocking; fixed trip counts so the compiler vectorises j.
+    for (uint32_t i0 = 0; i0 < kTileDim; i0 += 8) {
+        float acc[8][kTileDim];
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t j = 0; j < kTileDim; ++j) acc[i][j] = c[(i0 + i) * kTileDim + j];
+        for (uint32_t k = 0; k < kTileDim; ++k)
+            for (uint32_t i = 0; i < 8; ++i) {
+                const float av = a[(i0 + i) * kTileDim + k];
+                for (uint32_t j = 0; j < kTileDim; ++j) acc[i][j] += av * b[k * kTileDim + j];
+            }
+        for (uint32_t i = 0; i < 8; ++i)
+            for (uint32_t j = 0; j < kTileDim; ++j) c[(i0 + i) * kTileDim + j] = acc[i][j];
+    }
+#endif
+}
+
+void transpose_into(const float* __restrict in, float* __restrict out) {
+    for (uint32_t r = 0; r < kTileDim; ++r)
+        for (uint32_t c = 0; c < kTileDim; ++c) out[c * kTileDim + r] = in[r * kTileDim + c];
+}
+
+void check_fidelity(const char* fn, MathFidelity f) {
+    if (f != MathFidelity::LoFi && f != MathFidelity::HiFi2 && f != MathFidelity::HiFi3 &&
+        f != MathFidelity::HiFi4)
+        throw Error(ErrorStatus::InvalidArgument, std::string("tile::") + fn + ": math fidelity " +
+                                                      std::to_string(unsigned(f)) +
+                                                      " is not LoFi(0)/HiFi2(2)/HiFi3(3)/HiFi4(4)");
+}
+
+}  // namespace
+
+// ---- eltwise ---------------------------------------------------------------------------------
+
+void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst,
+                    bool acc_to_dest, MathFidelity fidelity) {
+    check_fidelity("eltwise_binary", fidelity);
+    if (op != EltwiseOp::Add && op != EltwiseOp::Sub && op != EltwiseOp::Mul)
+        throw Error(ErrorStatus::InvalidArgument,
+                    "tile::eltwise_binary: unknown op " + std::to_string(unsigned(op)));
+    detail::DenormalsAreZero daz;
+
+    // The B operand as the FPU sees it after broadcast (ELWADD.md: SrcB row / column 0 broadcast).
+    alignas(64) float bb[kTileElems];
+    const float* bp = b;
+    switch (bcast) {
+        case Broadcast::None: break;
+        case Broadcast::Row:
+            for (uint32_t r = 0; r < kTileDim; ++r)
+                for (uint32_t c = 0; c < kTileDim; ++c) bb[r * kTileDim + c] = b[c];
+            bp = bb;
+            break;
+        case Broadcast::Col:
+            for (uint32_t r = 0; r < kTileDim; ++r)
+                for (uint32_t c = 0; c < kTileDim; ++c) bb[r * kTileDim + c] = b[r * kTileDim];
+            bp = bb;
+            break;
+        case Broadcast::Scalar:
+            for (uint32_t i = 0; i < kTileElems; ++i) bb[i] = b[0];
+            bp = bb;
+            break;
+        default:
+            throw Error(ErrorStatus::InvalidArgument,
+                        "tile::eltwise_binary: unknown broadcast " + std::to_string(unsigned(bcast)));
+    }
+
+    // add/sub ignore fidelity; mul uses it (metalium.md §3.4). Result then optionally += Dst.
+    alignas(64) float res[kTileElems];
+    switch (op) {
+        case EltwiseOp::Add:
+            for (uint32_t i = 0; i < kTileElems; ++i) res[i] = a[i] + bp[i];
+            break;
+        case EltwiseOp::Sub:
+            for (uint32_t i = 0; i < kTileElems; ++i) res[i] = a[i] - bp[i];
+            break;
+        case EltwiseOp::Mul:
+            if (fidelity == MathFidelity::HiFi4) {
+                for (uint32_t i = 0; i < kTileElems; ++i) res[i] = srca_used(a[i]) * bp[i];
+            } else {
+                for (uint32_t i = 0; i < kTileElems; ++i) res[i] = fidelity_mul(a[i], bp[i], fidelity);
+            }
+            break;
+    }
+    if (acc_to_dest) {
+        for (uint32_t i = 0; i < kTileElems; ++i) dst[i] += res[i];
+    } else {
+        std::memcpy(dst, res, sizeof(res));
+    }
+}
+
+// ---- matmul ----------------------------------------------------------------------------------
+
+void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFidelity fidelity) {
+    check_fidelity("matmul", fidelity);
+    detail::DenormalsAreZero daz;
+    // matmul_tiles: in0 (a) goes to SrcB, in1 (b) to SrcA (metalium.md §3.4).
+    alignas(64) float bt[kTileElems];
+    const float* bp = b;
+    if (transpose_b) {
+        transpose_into(b, bt);
+        bp = bt;
+    }
+    // TF32 data in SrcA loses its mantissa LSB; bf16 data has none, so the common case skips it.
+    bool b_has_low_bits = false;
+    for (uint32_t i = 0; i < kTileElems; ++i) b_has_low_bits |= (bits_of(bp[i]) & ~kSrcAUsedMask) != 0;
+    if (b_has_low_bits) {
+        for (uint32_t i = 0; i < kTileElems; ++i) bt[i] = srca_used(bp[i]);
+        bp = bt;
+    }
+    if (fidelity == MathFidelity::HiFi4) {
+        matmul_kernel(a, bp, dst);
+        return;
+    }
+    // Lower fidelities as sums of exact partial products (see fidelity_mul):
+    //   LoFi  = a_hi·b_hi        HiFi2 = a_hi·b        HiFi3 = a_hi·b + a_lo·b_hi
+    // where a (SrcB) splits at 6 mantissa bits and b (SrcA) at 4.
+    alignas(64) float a_hi[kTileElems];
+    alignas(64) float b_part[kTileElems];
+    for (uint32_t i = 0; i < kTileElems; ++i) a_hi[i] = srcb_hi(a[i]);
+    switch (fidelity) {
+        case MathFidelity::LoFi:
+            for (uint32_t i = 0; i < kTileElems; ++i) b_part[i] = srca_hi(bp[i]);
+            matmul_kernel(a_hi, b_part, dst);
+            break;
+        case MathFidelity::HiFi2:
+            matmul_kernel(a_hi, bp, dst);
+            break;
+        default: {  // HiFi3
+            alignas(64) float a_lo[kTileElems];
+            for (uint32_t i = 0; i < kTileElems; ++i) a_lo[i] = a[i] - a_hi[i];
+            for (uint32_t i = 0; i < kTileElems; ++i) b_part[i] = srca_hi(bp[i]);
+            alignas(64) float sum[kTileElems] = {};
+            matmul_kernel(a_hi, bp, sum);
+            matmul_kernel(a_lo, b_part, sum);
+            for (uint32_t i = 0; i < kTileElems; ++i) dst[i] += sum[i];
+            break;
+        }
+    }
+}
+
+// ---- reduce ----------------------------------------------------------------------------------
+
+namespace {
+
+// GMPOOL scales by the scaler's exponent only: 2^floor(log2|s|), or excludes the datum (−inf)
+// when the exponent field is 0.
+inline float max_scale(float s) {
+    uint32_t e = bits_of(s) & 0x7f800000u;
+    return e == 0 ? 0.0f : float_of(e);
+}
+inline float max_scaled(float x, float scale_pow2) {
+    return scale_pow2 == 0.0f ? -std::numeric_limits<float>::infinity() : x * scale_pow2;
+}
+
+}  // namespace
+
+void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst) {
+    reduce(pool, dim, in, scaler, dst, false);
+}
+
+void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst,
+            bool dst_cleared) {
+    if (pool != PoolType::Sum && pool != PoolType::Avg && pool != PoolType::Max)
+        throw Error(ErrorStatus::InvalidArgument, "tile::reduce: unknown pool type " + std::to_string(unsigned(pool)));
+    if (dim != ReduceDim::Row && dim != ReduceDim::Col && dim != ReduceDim::Scalar)
+        throw Error(ErrorStatus::InvalidArgument, "tile::reduce: unknown reduce dim " + std::to_string(unsigned(dim)));
+    detail::DenormalsAreZero daz;
+    const float* scale = scaler;  // row 0 of the scaler tile: scale[k] for position k
+    const float ninf = -std::numeric_limits<float>::infinity();
+
+    if (pool == PoolType::Max) {
+        float sp[kTileDim];
+        for (uint32_t k = 0; k < kTileDim; ++k) sp[k] = max_scale(scale[k]);
+        auto combine = [&](uint32_t idx, float m) {
+            float prev = dst_cleared ? ninf : dst[idx];
+            dst[idx] = m > prev ? m : prev;
+        };
+        switch (dim) {
+            case ReduceDim::Row:  // along W: result in column 0
+                for (uint32_t r = 0; r < kTileDim; ++r) {
+                    float m = ninf;
+                    for (uint32_t c = 0; c < kTileDim; ++c) {
+                        float v = max_scaled(in[r * kTileDim + c], sp[c]);
+                        m = v > m ? v : m;
+                    }
+                    combine(r * kTileDim, m);
+                }
+                break;
+            case ReduceDim::Col:  // along H: result in row 0
+                for (uint32_t c = 0; c < kTileDim; ++c) {
+                    float m = ninf;
+                    for (uint32_t r = 0; r < kTileDim; ++r) {
+                        float v = max_scaled(in[r * kTileDim + c], sp[r]);
+                        m = v > m ? v : m;
+                    }
+                    combine(c, m);
+                }
+                break;
+            case ReduceDim::Scalar: {  // rows then columns: the scale applies twice
+                float m = ninf;
+                for (uint32_t r = 0; r < kTileDim; ++r) {
+                    float mr = ninf;
+                    for (uint32_t c = 0; c < kTileDim; ++c) {
+                        float v = max_scaled(in[r * kTileDim + c], sp[c]);
+                        mr = v > mr ? v : mr;
+                    }
+                    mr = max_scaled(mr, sp[r]);
+                    m = mr > m ? mr : m;
+                }
+                combine(0, m);
+                break;
+            }
+        }
+        return;
+    }
+
+    // Sum and Avg (Avg's 1/N lives in the scaler): exact products and sums in double, rounded
+    // once to fp32, then added to the fp32 Dst value.
+    switch (dim) {
+        case ReduceDim::Row:
+            for (uint32_t r = 0; r < kTileDim; ++r) {
+                double s = 0;
+                for (uint32_t c = 0; c < kTileDim; ++c) s += double(in[r * kTileDim + c]) * double(scale[c]);
+                dst[r * kTileDim] += float(s);
+            }
+            break;
+        case ReduceDim::Col:
+            for (uint32_t c = 0; c < kTileDim; ++c) {
+                double s = 0;
+                for (uint32_t r = 0; r < kTileDim; ++r) s += double(in[r * kTileDim + c]) * double(scale[r]);
+                dst[c] += float(s);
+            }
+            break;
+        case ReduceDim::Scalar: {  // rows then columns: the scale applies twice (AVG uses 1/√N)
+            double s = 0;
+            for (uint32_t r = 0; r < kTileDim; ++r) {
+                double sr = 0;
+                for (uint32_t c = 0; c < kTileDim; ++c) sr += double(in[r * kTileDim + c]) * double(scale[c]);
+                s += sr * double(scale[r]);
+            }
+            dst[0] += float(s);
+            break;
+        }
+    }
+}
+
+// ---- transpose -------------------------------------------------------------------------------
+
+void transpose(const float* in, float* dst) {
+    alignas(64) float tmp[kTileElems];
+    transpose_into(in, tmp);  // via a copy: in and dst may be the same tile
+    std::memcpy(dst, tmp, sizeof(tmp));
+}
+
+}  // namespace zyx::emu::tile
