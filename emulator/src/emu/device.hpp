@@ -138,6 +138,10 @@ struct Buffer {
 
 using ProgramId = uint32_t;
 
+// TensorAccessorArgs config bits (tt-metal ArgConfig): Sharded = 1, IsDram = 2.
+inline constexpr uint32_t kTensorAccessorSharded = 1;
+inline constexpr uint32_t kTensorAccessorIsDram = 2;
+
 struct DeviceOptions {
     unsigned threads = 0;               // host worker threads for cores; 0 = hardware concurrency
     std::optional<uint64_t> schedule_seed;  // set: seeded random fiber schedule and NoC completion
@@ -160,6 +164,17 @@ public:
     Device& operator=(const Device&) = delete;
 
     const DeviceSpec& spec() const;
+
+    // NoC coordinates of a logical worker core (what kernels see in my_x/my_y and pass to
+    // get_noc_addr), as tt-metal's worker_core_from_logical_core. Wormhole: logical + 18
+    // (translated coordinates); Blackhole: the NoC0 column/row of the Tensix.
+    CoreCoord worker_core(CoreCoord logical) const;
+    // NoC coordinates of a DRAM bank (column 0 of the NoC grid in this emulator).
+    CoreCoord dram_bank_core(uint32_t bank) const;
+    // Compile-time args a kernel's TensorAccessorArgs<offset>() reads for this buffer, as
+    // tt-metal's TensorAccessorArgs(buffer).append_to(ct_args) appends them for an interleaved
+    // DRAM buffer: {ArgConfig bits (IsDram = 2), aligned page size}.
+    std::vector<uint32_t> tensor_accessor_args(uint32_t buffer_id) const;
 
     // Allocates an interleaved DRAM buffer of `size` bytes split into pages of `page_bytes`.
     // Throws MemoryAllocation when size is 0 or the banks are full, InvalidArgument for a bad page.

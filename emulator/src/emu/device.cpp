@@ -1,0 +1,214 @@
+// zyx::emu::Device: presets, DRAM buffers, NoC coordinates. Programs: program.cpp; launches:
+// launch.cpp.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "emu/device_impl.hpp"
+#include "emu/engine.hpp"
+#include "emu/program.hpp"
+
+namespace zyx::emu {
+namespace {
+
+// Tensix columns of a Blackhole chip in NoC0 coordinates (columns 0 and 9 are DRAM, 8 is L2CPU).
+constexpr uint32_t kBlackholeTensixX[] = {1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16};
+
+// First address handed out in every DRAM bank (0 stays invalid, like a null pointer).
+constexpr uint64_t kDramBase = 4096;
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+Device::Impl::Impl(const DeviceSpec& s, const DeviceOptions& o)
+    : spec(s),
+      options(o),
+      l1(s.grid_x * s.grid_y, s.l1_bytes),
+      dram(s.dram_banks, s.dram_bank_bytes),
+      dram_alloc(kDramBase, s.dram_bank_bytes) {}
+
+Device::Impl::~Impl() {
+    try {
+        join_launch();
+    } catch (...) {
+    }
+}
+
+// Workers: Wormhole uses tt-metal's translated coordinates (logical + 18); Blackhole the NoC0
+// position of the Tensix column and row. DRAM banks sit in column 0 (never a worker column).
+CoreCoord Device::Impl::worker_noc(CoreCoord c) const {
+    if (spec.arch == Arch::Wormhole) return {c.x + 18, c.y + 18};
+    return {kBlackholeTensixX[c.x], c.y + 2};
+}
+
+CoreCoord Device::Impl::dram_noc(uint32_t bank) const {
+    return spec.arch == Arch::Wormhole ? CoreCoord{0, bank} : CoreCoord{0, bank + 2};
+}
+
+int Device::Impl::core_at_noc(uint32_t x, uint32_t y) const {
+    if (spec.arch == Arch::Wormhole) {
+        if (x < 18 || y < 18 || x - 18 >= spec.grid_x || y - 18 >= spec.grid_y) return -1;
+        return int(core_index({x - 18, y - 18}));
+    }
+    if (y < 2 || y - 2 >= spec.grid_y) return -1;
+    for (uint32_t i = 0; i < spec.grid_x; ++i)
+        if (kBlackholeTensixX[i] == x) return int(core_index({i, y - 2}));
+    return -1;
+}
+
+int Device::Impl::bank_at_noc(uint32_t x, uint32_t y) const {
+    if (x != 0) return -1;
+    uint32_t first = spec.arch == Arch::Wormhole ? 0 : 2;
+    if (y < first || y - first >= spec.dram_banks) return -1;
+    return int(y - first);
+}
+
+const BufferRecord* Device::Impl::dram_owner(uint32_t bank, uint64_t addr, uint64_t bytes) const {
+    // Buffers are keyed by id; the map is small enough that a scan is fine for checks, but the
+    // NoC path calls this per transfer, so search by address among the live buffers.
+    for (const auto& [id, r] : buffers) {
+        uint64_t nb = spec.dram_banks;
+        uint64_t pages_here = r.num_pages > bank ? (r.num_pages - bank + nb - 1) / nb : 0;
+        uint64_t lo = r.buf.address, hi = lo + pages_here * r.aligned_page;
+        if (addr >= lo && addr + bytes <= hi) return &r;
+    }
+    return nullptr;
+}
+
+const BufferRecord& Device::Impl::buffer_record(uint32_t id, ErrorStatus status, const char* what) const {
+    auto it = buffers.find(id);
+    if (it == buffers.end())
+        throw Error(status, std::string(what) + ": unknown buffer id " + std::to_string(id));
+    return it->second;
+}
+
+Device::Device(const DeviceSpec& spec, const DeviceOptions& options) : impl_(std::make_unique<Impl>(spec, options)) {
+    ZYX_LOG(emu) << "device " << spec.name << ": grid " << spec.grid_x << "x" << spec.grid_y << ", "
+                 << spec.dram_banks << " DRAM banks, L1 at 0x" << std::hex << impl_->l1.core_addr(0);
+}
+
+Device::~Device() = default;
+
+const DeviceSpec& Device::spec() const { return impl_->spec; }
+
+CoreCoord Device::worker_core(CoreCoord logical) const {
+    if (logical.x >= impl_->spec.grid_x || logical.y >= impl_->spec.grid_y)
+        throw Error(ErrorStatus::InvalidArgument, "worker_core: core (" + std::to_string(logical.x) + "," +
+                                                      std::to_string(logical.y) + ") is outside the " +
+                                                      std::to_string(impl_->spec.grid_x) + "x" +
+                                                      std::to_string(impl_->spec.grid_y) + " grid");
+    return impl_->worker_noc(logical);
+}
+
+CoreCoord Device::dram_bank_core(uint32_t bank) const {
+    if (bank >= impl_->spec.dram_banks)
+        throw Error(ErrorStatus::InvalidArgument, "dram_bank_core: bank " + std::to_string(bank) + " does not exist (" +
+                                                      std::to_string(impl_->spec.dram_banks) + " banks)");
+    return impl_->dram_noc(bank);
+}
+
+Buffer Device::buffer_create(uint64_t size, uint32_t page_bytes) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    if (size == 0) throw Error(ErrorStatus::MemoryAllocation, "buffer_create: zero-size buffer");
+    if (page_bytes == 0 || size % page_bytes != 0)
+        throw Error(ErrorStatus::InvalidArgument, "buffer_create: page size " + std::to_string(page_bytes) +
+                                                      " B does not divide the buffer size " + std::to_string(size) + " B");
+    BufferRecord r;
+    r.aligned_page = uint32_t(align_up(page_bytes, d.spec.dram_alignment));
+    r.num_pages = size / page_bytes;
+    r.bank_span = (r.num_pages + d.spec.dram_banks - 1) / d.spec.dram_banks * r.aligned_page;
+    uint64_t addr = r.bank_span <= d.spec.dram_bank_bytes ? d.dram_alloc.alloc(r.bank_span, d.spec.dram_alignment) : UINT64_MAX;
+    if (addr == UINT64_MAX || addr > UINT32_MAX)
+        throw Error(ErrorStatus::MemoryAllocation,
+                    "buffer_create: cannot allocate " + std::to_string(size) + " B (" + std::to_string(r.bank_span) +
+                        " B in each of " + std::to_string(d.spec.dram_banks) + " DRAM banks): " +
+                        std::to_string(d.dram_allocated) + " of " +
+                        std::to_string(uint64_t(d.spec.dram_banks) * d.spec.dram_bank_bytes) + " B in use");
+    r.buf = {d.next_buffer_id++, uint32_t(addr), size, page_bytes};
+    d.dram_allocated += r.bank_span * d.spec.dram_banks;
+    d.buffers.emplace(r.buf.id, r);
+    ZYX_LOG(mem) << "emu buffer " << r.buf.id << ": " << size << " B, page " << page_bytes << " B at 0x" << std::hex
+                 << addr;
+    return r.buf;
+}
+
+void Device::buffer_free(uint32_t buffer_id) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    const BufferRecord& r = d.buffer_record(buffer_id, ErrorStatus::MemoryDeallocation, "buffer_free");
+    d.dram_alloc.free(r.buf.address, r.bank_span);
+    d.dram_allocated -= r.bank_span * d.spec.dram_banks;
+    d.buffers.erase(buffer_id);
+}
+
+// Pages are scattered round-robin over the banks: page i → bank i % banks, at
+// address + (i / banks) * aligned_page inside that bank.
+void Device::buffer_write(uint32_t buffer_id, const void* src, uint64_t bytes, uint64_t offset) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    const BufferRecord& r = d.buffer_record(buffer_id, ErrorStatus::MemoryCopyH2P, "buffer_write");
+    if (offset > r.buf.size || bytes > r.buf.size - offset)
+        throw Error(ErrorStatus::MemoryCopyH2P, "buffer_write: " + std::to_string(bytes) + " B at offset " +
+                                                    std::to_string(offset) + " exceed buffer " + std::to_string(buffer_id) +
+                                                    " of " + std::to_string(r.buf.size) + " B");
+    const uint8_t* s = static_cast<const uint8_t*>(src);
+    uint32_t nb = d.spec.dram_banks;
+    while (bytes > 0) {
+        uint64_t page = offset / r.buf.page_bytes, in_page = offset % r.buf.page_bytes;
+        uint64_t n = std::min<uint64_t>(bytes, r.buf.page_bytes - in_page);
+        uint8_t* dst = d.dram.bank_base(uint32_t(page % nb)) + r.buf.address + (page / nb) * r.aligned_page + in_page;
+        std::memcpy(dst, s, n);
+        s += n, offset += n, bytes -= n;
+    }
+}
+
+void Device::buffer_read(uint32_t buffer_id, void* dst, uint64_t bytes, uint64_t offset) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    const BufferRecord& r = d.buffer_record(buffer_id, ErrorStatus::MemoryCopyP2H, "buffer_read");
+    if (offset > r.buf.size || bytes > r.buf.size - offset)
+        throw Error(ErrorStatus::MemoryCopyP2H, "buffer_read: " + std::to_string(bytes) + " B at offset " +
+                                                    std::to_string(offset) + " exceed buffer " + std::to_string(buffer_id) +
+                                                    " of " + std::to_string(r.buf.size) + " B");
+    uint8_t* o = static_cast<uint8_t*>(dst);
+    uint32_t nb = d.spec.dram_banks;
+    while (bytes > 0) {
+        uint64_t page = offset / r.buf.page_bytes, in_page = offset % r.buf.page_bytes;
+        uint64_t n = std::min<uint64_t>(bytes, r.buf.page_bytes - in_page);
+        const uint8_t* s = d.dram.bank_base(uint32_t(page % nb)) + r.buf.address + (page / nb) * r.aligned_page + in_page;
+        std::memcpy(o, s, n);
+        o += n, offset += n, bytes -= n;
+    }
+}
+
+const Buffer& Device::buffer(uint32_t buffer_id) const {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    return impl_->buffer_record(buffer_id, ErrorStatus::InvalidArgument, "buffer").buf;
+}
+
+std::vector<uint32_t> Device::tensor_accessor_args(uint32_t buffer_id) const {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    const BufferRecord& r = impl_->buffer_record(buffer_id, ErrorStatus::InvalidArgument, "tensor_accessor_args");
+    return {kTensorAccessorIsDram, r.aligned_page};
+}
+
+DeviceStats Device::stats() const {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    DeviceStats s;
+    s.dram_bytes_total = uint64_t(impl_->spec.dram_banks) * impl_->spec.dram_bank_bytes;
+    s.dram_bytes_allocated = impl_->dram_allocated;
+    s.buffers = uint32_t(impl_->buffers.size());
+    s.programs = uint32_t(impl_->programs.size());
+    s.launches = impl_->launches;
+    return s;
+}
+
+}  // namespace zyx::emu

@@ -1,0 +1,65 @@
+// Private state of zyx::emu::Device (see device.hpp). Shared by device.cpp (buffers, programs),
+// launch.cpp (running a program) and the kernel API implementation.
+#pragma once
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "emu/device.hpp"
+#include "emu/memory.hpp"
+
+namespace zyx::emu {
+
+struct BufferRecord {
+    Buffer buf;
+    uint32_t aligned_page = 0;   // page stride inside a bank: align(page_bytes, dram_alignment)
+    uint64_t num_pages = 0;
+    uint64_t bank_span = 0;      // bytes reserved at `address` in every bank
+};
+
+struct Program;   // program.hpp
+struct Launch;    // engine.hpp
+class WorkerPool; // engine.hpp
+
+struct Device::Impl {
+    DeviceSpec spec;
+    DeviceOptions options;
+    L1Arena l1;
+    DramBanks dram;
+    RangeAllocator dram_alloc;
+    mutable std::mutex mu;  // guards buffers / programs against the launch thread's lookups
+
+    std::map<uint32_t, BufferRecord> buffers;
+    uint32_t next_buffer_id = 1;
+    uint64_t dram_allocated = 0;  // bank_span * banks summed over live buffers
+
+    std::map<ProgramId, std::shared_ptr<Program>> programs;
+    ProgramId next_program_id = 1;
+    uint64_t launches = 0;
+
+    std::unique_ptr<WorkerPool> pool;   // created on first launch
+    std::shared_ptr<Launch> running;    // the launch in flight (or finished, not yet waited)
+
+    Impl(const DeviceSpec& s, const DeviceOptions& o);
+    ~Impl();
+
+    uint32_t num_cores() const { return spec.grid_x * spec.grid_y; }
+    uint32_t core_index(CoreCoord c) const { return c.y * spec.grid_x + c.x; }
+    CoreCoord worker_noc(CoreCoord logical) const;
+    CoreCoord dram_noc(uint32_t bank) const;
+    // Lookups for the NoC: logical core of a NoC (x,y), or -1; DRAM bank of a NoC (x,y), or -1.
+    int core_at_noc(uint32_t x, uint32_t y) const;
+    int bank_at_noc(uint32_t x, uint32_t y) const;
+    // The live buffer covering [addr, addr+bytes) of `bank`, or nullptr.
+    const BufferRecord* dram_owner(uint32_t bank, uint64_t addr, uint64_t bytes) const;
+    // Finishes the launch in flight (if any) without consuming its error.
+    void join_launch();
+
+    const BufferRecord& buffer_record(uint32_t id, ErrorStatus status, const char* what) const;
+};
+
+}  // namespace zyx::emu

@@ -1,0 +1,2 @@
+#pragma once
+namespace zyx::emu { struct Launch {}; class WorkerPool {}; }

@@ -1,0 +1,2 @@
+#pragma once
+namespace zyx::emu { struct Program {}; }
