@@ -1,0 +1,97 @@
+// The protocol server of zyx-tt-runtime: reads requests from one descriptor, answers on another,
+// and keeps the records (buffers, programs, arena) every request is checked against.
+//
+// Contract (docs/protocol.md): one response line per request line, in order; after any bad
+// request the server answers with an error and keeps serving; nothing but protocol goes to the
+// output descriptor (logs go to stderr through ZYX_LOG(runtime)).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "arena.hpp"
+#include "backend/tenstorrent/protocol.hpp"
+#include "stream.hpp"
+#include "target.hpp"
+
+namespace zyx::tt::runtime {
+
+struct ServerOptions {
+    // How long the server waits for the next piece of a compile_program's raw source bytes
+    // before it answers with a Protocol error.
+    int raw_timeout_ms = 2000;
+    // Test hook (--debug-delay): sleep this long inside the named command, after its checks and
+    // before it touches the device, so that tests can kill the runtime mid-request.
+    std::map<protocol::Command, int> delay_ms;
+    uint32_t default_page_bytes = 4096;
+};
+
+class Server {
+public:
+    Server(Target& target, ServerOptions options);
+
+    // Serves until exit or end of input. Returns the process exit status (0 on a clean end).
+    int serve(int in_fd, int out_fd);
+
+    // Answers one parsed request whose kernel sources (compile_program) are filled in.
+    // Never throws: every failure becomes an error response.
+    nlohmann::json handle(const protocol::Request& r);
+
+    bool exiting() const { return exiting_; }
+
+private:
+    struct BufferRecord {
+        TargetBuffer target;
+        uint64_t bytes = 0;
+        uint32_t page_bytes = 0;
+    };
+    struct ProgramRecord {
+        protocol::Program desc;
+        std::string key;  // content key in compiled_by_key_
+        uint32_t refs = 1;
+        std::map<std::pair<uint32_t, uint32_t>, TargetProgram> instances;  // (rows, cols) → instance
+    };
+
+    nlohmann::json dispatch(const protocol::Request& r);
+    nlohmann::json hello(const protocol::Request& r);
+    nlohmann::json alloc_buf(const protocol::Request& r);
+    nlohmann::json free_buf(const protocol::Request& r);
+    nlohmann::json transfer(const protocol::Request& r);
+    nlohmann::json copy_buf(const protocol::Request& r);
+    nlohmann::json compile_program(const protocol::Request& r);
+    nlohmann::json run(const protocol::Request& r);
+    nlohmann::json release_program(const protocol::Request& r);
+    nlohmann::json stats();
+
+    BufferRecord& buffer_for(uint32_t id, ErrorStatus status, std::string_view ctx);
+    void delay(protocol::Command c);
+    // Reads the raw source bytes that follow a compile_program line into r.program.kernels.
+    void read_sources(InputStream& in, protocol::Request& r);
+    // Discards input until it has been idle for raw_timeout_ms.
+    void drain_until_idle(InputStream& in);
+
+    Target& target_;
+    ServerOptions options_;
+    Arena arena_;
+    bool greeted_ = false;
+    bool exiting_ = false;
+
+    std::unordered_map<uint32_t, BufferRecord> buffers_;
+    uint32_t next_buffer_ = 1;
+    uint64_t buffer_bytes_ = 0;
+    std::unordered_map<uint32_t, ProgramRecord> programs_;
+    std::unordered_map<std::string, uint32_t> compiled_by_key_;
+    uint32_t next_program_ = 1;
+
+    struct Counters {
+        uint64_t requests = 0, errors = 0, bytes_written = 0, bytes_read = 0, launches = 0,
+                 compiles = 0, compile_cache_hits = 0, instances = 0;
+    } counters_;
+};
+
+}  // namespace zyx::tt::runtime

@@ -1,0 +1,144 @@
+// Target "emulator": zyx's Tensix emulator (emulator/src/emu/device.hpp) in this process.
+#include <unordered_map>
+
+#include "emu/device.hpp"
+#include "target.hpp"
+
+namespace zyx::tt::runtime {
+
+namespace {
+
+emu::DataFormat to_emu(protocol::DataFormat f) {
+    switch (f) {
+        case protocol::DataFormat::Float32: return emu::DataFormat::Float32;
+        case protocol::DataFormat::Float16: return emu::DataFormat::Float16;
+        case protocol::DataFormat::Float16_b: return emu::DataFormat::Float16_b;
+        case protocol::DataFormat::Bfp8_b: return emu::DataFormat::Bfp8_b;
+        case protocol::DataFormat::Int32: return emu::DataFormat::Int32;
+        case protocol::DataFormat::UInt32: return emu::DataFormat::UInt32;
+        case protocol::DataFormat::UInt16: return emu::DataFormat::UInt16;
+        case protocol::DataFormat::UInt8: return emu::DataFormat::UInt8;
+    }
+    return emu::DataFormat::Invalid;
+}
+
+emu::KernelKind to_emu(protocol::KernelKind k) {
+    switch (k) {
+        case protocol::KernelKind::data_movement_0: return emu::KernelKind::DataMovement0;
+        case protocol::KernelKind::data_movement_1: return emu::KernelKind::DataMovement1;
+        case protocol::KernelKind::compute: return emu::KernelKind::Compute;
+    }
+    return emu::KernelKind::DataMovement0;
+}
+
+emu::MathFidelity to_emu(protocol::MathFidelity m) {
+    switch (m) {
+        case protocol::MathFidelity::LoFi: return emu::MathFidelity::LoFi;
+        case protocol::MathFidelity::HiFi2: return emu::MathFidelity::HiFi2;
+        case protocol::MathFidelity::HiFi3: return emu::MathFidelity::HiFi3;
+        case protocol::MathFidelity::HiFi4: return emu::MathFidelity::HiFi4;
+    }
+    return emu::MathFidelity::HiFi4;
+}
+
+class EmulatorTarget final : public Target {
+public:
+    EmulatorTarget(const emu::DeviceSpec& spec, const emu::DeviceOptions& opts) : dev_(spec, opts) {}
+
+    std::string name() const override { return "emulator"; }
+
+    protocol::DeviceDesc device() const override {
+        const emu::DeviceSpec& s = dev_.spec();
+        protocol::DeviceDesc d;
+        d.name = s.name;
+        d.arch = s.arch == emu::Arch::Wormhole ? "wormhole" : "blackhole";
+        d.grid = {s.grid_y, s.grid_x};  // rows = y, cols = x
+        d.dram_bytes = uint64_t(s.dram_banks) * s.dram_bank_bytes;
+        d.dram_banks = s.dram_banks;
+        d.dram_alignment = s.dram_alignment;
+        d.l1_bytes = s.l1_bytes;
+        d.num_cbs = s.num_cbs;
+        // The formats the emulator's unpacker and packer implement (emulator/tile/tile_math.hpp).
+        d.data_formats = {protocol::DataFormat::Float32, protocol::DataFormat::Float16, protocol::DataFormat::Float16_b,
+                          protocol::DataFormat::Bfp8_b,  protocol::DataFormat::Int32,   protocol::DataFormat::UInt32,
+                          protocol::DataFormat::UInt16,  protocol::DataFormat::UInt8};
+        return d;
+    }
+
+    TargetBuffer buffer_alloc(uint64_t bytes, uint32_t page_bytes) override {
+        // Whole pages: the interleaved layout places pages, so the last one is allocated in full.
+        uint64_t rounded = (bytes + page_bytes - 1) / page_bytes * page_bytes;
+        emu::Buffer b = dev_.buffer_create(rounded, page_bytes);
+        return {b.id, b.address};
+    }
+    void buffer_free(uint64_t handle) override { dev_.buffer_free(uint32_t(handle)); }
+    void buffer_write(uint64_t handle, const void* src, uint64_t bytes, uint64_t offset) override {
+        dev_.buffer_write(uint32_t(handle), src, bytes, offset);
+    }
+    void buffer_read(uint64_t handle, void* dst, uint64_t bytes, uint64_t offset) override {
+        dev_.buffer_read(uint32_t(handle), dst, bytes, offset);
+    }
+
+    TargetProgram program_create(const protocol::Program& p, protocol::Grid grid) override {
+        emu::CoreRangeSet cores = {emu::CoreRange{{0, 0}, {grid.cols - 1, grid.rows - 1}}};
+        emu::ProgramSpec spec;
+        for (const protocol::CircularBuffer& cb : p.cbs)
+            spec.cbs.push_back({cb.index, to_emu(cb.format), cb.page_bytes, cb.num_pages, cores});
+        for (const protocol::Kernel& k : p.kernels) {
+            emu::KernelSpec ks;
+            ks.name = k.name;
+            ks.source = k.source;
+            ks.kind = to_emu(k.kind);
+            ks.cores = cores;
+            ks.compile_args = k.compile_args;
+            ks.defines = k.defines;
+            ks.noc = k.noc;
+            ks.compute.fp32_dest_acc_en = p.fp32_dest_acc;
+            ks.compute.dst_full_sync_en = p.dst_full_sync;
+            ks.compute.math_approx_mode = p.math_approx;
+            ks.compute.math_fidelity = to_emu(p.math_fidelity);
+            spec.kernels.push_back(std::move(ks));
+        }
+        for (uint32_t v : p.semaphores) spec.semaphores.push_back({cores, v});
+        emu::ProgramId id = dev_.program_create(spec);
+        grids_[id] = grid;
+        return id;
+    }
+
+    void program_free(TargetProgram p) override {
+        dev_.program_free(emu::ProgramId(p));
+        grids_.erase(emu::ProgramId(p));
+    }
+
+    void program_run(TargetProgram p, const LaunchArgs& args) override {
+        emu::ProgramId id = emu::ProgramId(p);
+        protocol::Grid g = grids_.at(id);
+        for (size_t k = 0; k < args.size(); ++k) {
+            for (uint32_t y = 0; y < g.rows; ++y)
+                for (uint32_t x = 0; x < g.cols; ++x)
+                    dev_.program_set_runtime_args(id, uint32_t(k), {x, y}, args[k][y * g.cols + x]);
+        }
+        dev_.program_launch(id);
+        dev_.wait();
+    }
+
+    TargetStats stats() const override {
+        emu::DeviceStats s = dev_.stats();
+        return {s.dram_bytes_allocated, s.launches};
+    }
+
+private:
+    emu::Device dev_;
+    std::unordered_map<emu::ProgramId, protocol::Grid> grids_;
+};
+
+}  // namespace
+
+std::unique_ptr<Target> emulator_target_create(const TargetOptions& o) {
+    emu::DeviceOptions opts;
+    opts.threads = o.threads;
+    if (o.has_schedule_seed) opts.schedule_seed = o.schedule_seed;
+    return std::make_unique<EmulatorTarget>(emu::preset(o.preset), opts);
+}
+
+}  // namespace zyx::tt::runtime
