@@ -46,37 +46,46 @@ inline float fidelity_mul(float a, float b, MathFidelity f) {
 }
 
 // ---- matmul kernel ---------------------------------------------------------------------------
-// c[32×32] += a[32×32] · b[32×32], all row-major. Register blocking: 8 rows of c (2 vectors of
-// 16 floats each = 16 accumulators) stay in registers while k runs over 32; b rows are loaded
-// once per k and a[i][k] is broadcast.
-void matmul_kernel(const float* __restrict a, const float* __restrict b, float* __restrict c) {
+// c[32×32] += a[32×32] · b[32×32], all row-major. Register blocking: `Rows` rows of c (2 vectors
+// of 16 floats each) stay in registers while k runs over 32; each b row is loaded once per k and
+// a[i][k] is broadcast. Rows = 12 uses 24 accumulators + 2 b vectors + 1 broadcast of the 32
+// AVX-512 registers; the tile is done as 12 + 12 + 8 rows (measured: ~15% faster than 4 × 8).
 #if defined(__AVX512F__)
-    for (uint32_t i0 = 0; i0 < kTileDim; i0 += 8) {
-        __m512 acc[8][2];
+template <uint32_t Rows>
+inline void matmul_rows(const float* __restrict a, const float* __restrict b, float* __restrict c) {
+    __m512 acc[Rows][2];
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < Rows; ++i) {
+        acc[i][0] = _mm512_loadu_ps(c + i * kTileDim);
+        acc[i][1] = _mm512_loadu_ps(c + i * kTileDim + 16);
+    }
 #pragma GCC unroll 8
-        for (uint32_t i = 0; i < 8; ++i) {
-            acc[i][0] = _mm512_loadu_ps(c + (i0 + i) * kTileDim);
-            acc[i][1] = _mm512_loadu_ps(c + (i0 + i) * kTileDim + 16);
-        }
-#pragma GCC unroll 4
-        for (uint32_t k = 0; k < kTileDim; ++k) {
-            const __m512 b0 = _mm512_loadu_ps(b + k * kTileDim);
-            const __m512 b1 = _mm512_loadu_ps(b + k * kTileDim + 16);
-#pragma GCC unroll 8
-            for (uint32_t i = 0; i < 8; ++i) {
-                const __m512 av = _mm512_set1_ps(a[(i0 + i) * kTileDim + k]);
-                acc[i][0] = _mm512_fmadd_ps(av, b0, acc[i][0]);
-                acc[i][1] = _mm512_fmadd_ps(av, b1, acc[i][1]);
-            }
-        }
-#pragma GCC unroll 8
-        for (uint32_t i = 0; i < 8; ++i) {
-            _mm512_storeu_ps(c + (i0 + i) * kTileDim, acc[i][0]);
-            _mm512_storeu_ps(c + (i0 + i) * kTileDim + 16, acc[i][1]);
+    for (uint32_t k = 0; k < kTileDim; ++k) {
+        const __m512 b0 = _mm512_loadu_ps(b + k * kTileDim);
+        const __m512 b1 = _mm512_loadu_ps(b + k * kTileDim + 16);
+#pragma GCC unroll 16
+        for (uint32_t i = 0; i < Rows; ++i) {
+            const __m512 av = _mm512_set1_ps(a[i * kTileDim + k]);
+            acc[i][0] = _mm512_fmadd_ps(av, b0, acc[i][0]);
+            acc[i][1] = _mm512_fmadd_ps(av, b1, acc[i][1]);
         }
     }
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < Rows; ++i) {
+        _mm512_storeu_ps(c + i * kTileDim, acc[i][0]);
+        _mm512_storeu_ps(c + i * kTileDim + 16, acc[i][1]);
+    }
+}
+#endif
+
+void matmul_kernel(const float* __restrict a, const float* __restrict b, float* __restrict c) {
+#if defined(__AVX512F__)
+    matmul_rows<12>(a, b, c);
+    matmul_rows<12>(a + 12 * kTileDim, b, c + 12 * kTileDim);
+    matmul_rows<8>(a + 24 * kTileDim, b, c + 24 * kTileDim);
 #else
-    // Portable form of the same blocking; fixed trip counts so the compiler vectorises j.
+    // Portable form of the same blocking (8 rows at a time); fixed trip counts so the compiler
+    // vectorises j.
     for (uint32_t i0 = 0; i0 < kTileDim; i0 += 8) {
         float acc[8][kTileDim];
         for (uint32_t i = 0; i < 8; ++i)
@@ -178,9 +187,9 @@ void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFi
         bp = bt;
     }
     // TF32 data in SrcA loses its mantissa LSB; bf16 data has none, so the common case skips it.
-    bool b_has_low_bits = false;
-    for (uint32_t i = 0; i < kTileElems; ++i) b_has_low_bits |= (bits_of(bp[i]) & ~kSrcAUsedMask) != 0;
-    if (b_has_low_bits) {
+    uint32_t b_bits = 0;
+    for (uint32_t i = 0; i < kTileElems; ++i) b_bits |= bits_of(bp[i]);
+    if ((b_bits & ~kSrcAUsedMask) != 0) {
         for (uint32_t i = 0; i < kTileElems; ++i) bt[i] = srca_used(bp[i]);
         bp = bt;
     }

@@ -43,8 +43,13 @@ double erfinv_double(double x) {
     return y;
 }
 
-float gelu_exact(float x) { return float(0.5 * double(x) * (1.0 + std::erf(double(x) * 0.70710678118654752440))); }
+// gelu(x) = x·Φ(x); at −inf the limit 0 (the formulas would give −inf·0 = NaN).
+float gelu_exact(float x) {
+    if (std::isinf(x)) return x > 0 ? x : 0.0f;
+    return float(0.5 * double(x) * (1.0 + std::erf(double(x) * 0.70710678118654752440)));
+}
 float gelu_tanh(float x) {
+    if (std::isinf(x)) return x > 0 ? x : 0.0f;
     double xd = x;
     return float(0.5 * xd * (1.0 + std::tanh(0.79788456080286535588 * (xd + 0.044715 * xd * xd * xd))));
 }
