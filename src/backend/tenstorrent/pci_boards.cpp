@@ -1,9 +1,9 @@
-#include "pci_dram.hpp"
+#include "backend/tenstorrent/pci_boards.hpp"
 
 #include <algorithm>
 #include <fstream>
 
-namespace zyx::tt::runtime {
+namespace zyx::tt {
 
 namespace {
 struct Entry {
@@ -60,4 +60,4 @@ std::vector<PciBoard> pci_boards(const std::filesystem::path& sysfs_devices) {
     return out;
 }
 
-}  // namespace zyx::tt::runtime
+}  // namespace zyx::tt

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace zyx::tt::runtime {
+namespace zyx::tt {
 
 inline constexpr uint16_t kTenstorrentPciVendor = 0x1e52;
 
@@ -30,4 +30,4 @@ std::optional<uint64_t> dram_bytes_for_subsystem(uint16_t subsystem_device, std:
 // address. Unreadable entries are skipped, never fatal.
 std::vector<PciBoard> pci_boards(const std::filesystem::path& sysfs_devices = "/sys/bus/pci/devices");
 
-}  // namespace zyx::tt::runtime
+}  // namespace zyx::tt

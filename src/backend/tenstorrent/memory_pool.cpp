@@ -1,0 +1,223 @@
+#include "backend/tenstorrent/memory_pool.hpp"
+
+#include "backend/tenstorrent/runtime_client.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace zyx::tt {
+
+using backend::BufferId;
+using backend::Event;
+
+TTMemoryPool::TTMemoryPool(std::shared_ptr<RuntimeClient> client, std::string name, uint32_t page_bytes)
+    : client_(std::move(client)), name_(std::move(name)), page_bytes_(page_bytes ? page_bytes : 4096) {
+    dram_bytes_ = client_->device().dram_bytes;
+    seen_generation_ = client_->generation();
+}
+
+TTMemoryPool::~TTMemoryPool() {
+    // Buffers still referenced die with the runtime; only the cache is handed back explicitly.
+    try {
+        trim_cache();
+    } catch (const Error& e) {
+        ZYX_LOG(mem) << name_ << ": freeing the buffer cache at exit: " << e.what();
+    }
+}
+
+uint64_t TTMemoryPool::round_up(uint64_t bytes) const {
+    uint64_t pages = bytes / page_bytes_ + (bytes % page_bytes_ != 0);
+    return pages * page_bytes_;
+}
+
+void TTMemoryPool::sync_generation_locked() const {
+    uint64_t g = client_->generation();
+    if (g == seen_generation_) return;
+    // A new runtime: everything the old one held is gone. Buffers stay known (their owners
+    // still hold ids) but are marked lost by their old generation; accounting starts over.
+    seen_generation_ = g;
+    live_capacity_ = 0;
+    for (auto& [id, b] : buffers_)
+        if (b.generation == g) live_capacity_ += b.capacity;
+    cache_.clear();
+    cached_capacity_ = 0;
+}
+
+uint64_t TTMemoryPool::free_bytes() const {
+    std::lock_guard lock(mutex_);
+    sync_generation_locked();
+    return live_capacity_ >= dram_bytes_ ? 0 : dram_bytes_ - live_capacity_;
+}
+
+const TTMemoryPool::Buffer& TTMemoryPool::live_locked(BufferId id, ErrorStatus status, std::string_view ctx) const {
+    sync_generation_locked();
+    auto it = buffers_.find(id);
+    if (it == buffers_.end()) throw Error(status, name_ + ": " + std::string(ctx) + ": unknown buffer " + std::to_string(id));
+    if (it->second.generation != seen_generation_)
+        throw Error(status, name_ + ": " + std::string(ctx) + ": buffer " + std::to_string(id) +
+                                " was lost when its zyx-tt-runtime ended (runtime generation " + std::to_string(it->second.generation) + ")");
+    return it->second;
+}
+
+void TTMemoryPool::free_runtime_buffer_locked(uint32_t runtime_id, uint64_t generation) {
+    if (generation != client_->generation() || !client_->running()) return;  // died with its runtime
+    protocol::Request r;
+    r.cmd = protocol::Command::free_buf;
+    r.buffer = runtime_id;
+    client_->call(r);
+}
+
+void TTMemoryPool::trim_cache_locked(uint64_t keep_bytes) {
+    // Largest first: frees the most room with the fewest round trips.
+    while (cached_capacity_ > keep_bytes && !cache_.empty()) {
+        auto it = std::prev(cache_.end());
+        uint64_t cap = it->first;
+        Cached c = it->second;
+        cache_.erase(it);
+        cached_capacity_ -= cap;
+        free_runtime_buffer_locked(c.runtime_id, c.generation);
+    }
+}
+
+void TTMemoryPool::trim_cache() {
+    std::lock_guard lock(mutex_);
+    sync_generation_locked();
+    trim_cache_locked(0);
+}
+
+BufferId TTMemoryPool::allocate(uint64_t bytes) {
+    std::lock_guard lock(mutex_);
+    sync_generation_locked();
+    if (bytes == 0) throw Error(ErrorStatus::MemoryAllocation, name_ + ": cannot allocate a buffer of 0 bytes");
+    if (bytes > dram_bytes_ || round_up(bytes) > dram_bytes_ - std::min(dram_bytes_, live_capacity_))
+        throw Error(ErrorStatus::MemoryAllocation, name_ + ": " + std::to_string(bytes) + " bytes requested, only " +
+                                                       std::to_string(dram_bytes_ - std::min(dram_bytes_, live_capacity_)) + " of " +
+                                                       std::to_string(dram_bytes_) + " bytes free");
+    const uint64_t cap = round_up(bytes);
+    Buffer b;
+    b.bytes = bytes;
+    b.capacity = cap;
+    b.generation = seen_generation_;
+    if (auto it = cache_.find(cap); it != cache_.end() && it->second.generation == seen_generation_) {
+        b.runtime_id = it->second.runtime_id;
+        cache_.erase(it);
+        cached_capacity_ -= cap;
+        ++counters_.cache_hits;
+    } else {
+        ++counters_.cache_misses;
+        // Make room from the cache before asking the device.
+        if (live_capacity_ + cached_capacity_ + cap > dram_bytes_) trim_cache_locked(dram_bytes_ - live_capacity_ - cap);
+        protocol::Request r;
+        r.cmd = protocol::Command::alloc_buf;
+        r.bytes = cap;
+        r.page_bytes = page_bytes_;
+        nlohmann::json resp;
+        try {
+            resp = client_->call(r);
+        } catch (const Error& e) {
+            if (e.status() != ErrorStatus::MemoryAllocation || cache_.empty()) throw;
+            trim_cache_locked(0);  // the device is fragmented or fuller than we count: retry once
+            resp = client_->call(r);
+        }
+        sync_generation_locked();  // the call may have started a fresh runtime
+        b.generation = seen_generation_;
+        b.runtime_id = resp.at("buffer").get<uint32_t>();
+    }
+    while (next_id_ == 0 || buffers_.count(next_id_)) ++next_id_;
+    BufferId id = next_id_++;
+    buffers_.emplace(id, b);
+    live_capacity_ += cap;
+    ZYX_LOG(mem) << name_ << ": buffer " << id << " = runtime buffer " << b.runtime_id << ", " << bytes << " bytes";
+    return id;
+}
+
+void TTMemoryPool::retain(BufferId id) {
+    std::lock_guard lock(mutex_);
+    auto it = buffers_.find(id);
+    if (it == buffers_.end()) throw Error(ErrorStatus::MemoryDeallocation, name_ + ": retain of unknown buffer " + std::to_string(id));
+    if (it->second.refs == UINT32_MAX)
+        throw Error(ErrorStatus::InvalidArgument, name_ + ": buffer " + std::to_string(id) + " reference count would overflow");
+    ++it->second.refs;
+}
+
+void TTMemoryPool::release(BufferId id) {
+    std::lock_guard lock(mutex_);
+    sync_generation_locked();
+    auto it = buffers_.find(id);
+    if (it == buffers_.end()) throw Error(ErrorStatus::MemoryDeallocation, name_ + ": release of unknown buffer " + std::to_string(id));
+    if (--it->second.refs > 0) return;
+    Buffer b = it->second;
+    buffers_.erase(it);
+    if (b.generation != seen_generation_) return;  // lost with a crashed runtime: nothing to free
+    live_capacity_ -= b.capacity;
+    cache_.emplace(b.capacity, Cached{b.runtime_id, b.generation});
+    cached_capacity_ += b.capacity;
+    trim_cache_locked(dram_bytes_ / 4);
+}
+
+uint32_t TTMemoryPool::runtime_buffer(BufferId id, ErrorStatus status) const {
+    std::lock_guard lock(mutex_);
+    return live_locked(id, status, "launch").runtime_id;
+}
+
+uint64_t TTMemoryPool::buffer_bytes(BufferId id) const {
+    std::lock_guard lock(mutex_);
+    auto it = buffers_.find(id);
+    if (it == buffers_.end()) throw Error(ErrorStatus::InvalidArgument, name_ + ": unknown buffer " + std::to_string(id));
+    return it->second.bytes;
+}
+
+Event TTMemoryPool::host_to_pool(const void* src, uint64_t bytes, BufferId dst, std::span<const Event>) {
+    std::lock_guard lock(mutex_);
+    const Buffer& b = live_locked(dst, ErrorStatus::MemoryCopyH2P, "host_to_pool");
+    if (bytes > b.bytes)
+        throw Error(ErrorStatus::MemoryCopyH2P, name_ + ": host_to_pool: " + std::to_string(bytes) + " bytes do not fit buffer " +
+                                                    std::to_string(dst) + " of " + std::to_string(b.bytes) + " bytes");
+    client_->write(b.generation, b.runtime_id, src, bytes);
+    return Event{};
+}
+
+void TTMemoryPool::pool_to_host(BufferId src, void* dst, uint64_t bytes, std::span<const Event>) {
+    std::lock_guard lock(mutex_);
+    const Buffer& b = live_locked(src, ErrorStatus::MemoryCopyP2H, "pool_to_host");
+    if (bytes > b.bytes)
+        throw Error(ErrorStatus::MemoryCopyP2H, name_ + ": pool_to_host: " + std::to_string(bytes) + " bytes requested from buffer " +
+                                                    std::to_string(src) + " of " + std::to_string(b.bytes) + " bytes");
+    client_->read(b.generation, b.runtime_id, dst, bytes);
+}
+
+Event TTMemoryPool::pool_to_pool(MemoryPool& src_pool, BufferId src, BufferId dst, uint64_t bytes, std::span<const Event> wait) {
+    if (&src_pool == this) {
+        std::lock_guard lock(mutex_);
+        const Buffer& s = live_locked(src, ErrorStatus::MemoryCopyP2H, "pool_to_pool source");
+        const Buffer& d = live_locked(dst, ErrorStatus::MemoryCopyH2P, "pool_to_pool destination");
+        if (bytes > s.bytes || bytes > d.bytes)
+            throw Error(ErrorStatus::MemoryCopyH2P, name_ + ": pool_to_pool: " + std::to_string(bytes) + " bytes exceed buffer " +
+                                                        std::to_string(bytes > s.bytes ? src : dst));
+        protocol::Request r;
+        r.cmd = protocol::Command::copy_buf;
+        r.src_buffer = s.runtime_id;
+        r.buffer = d.runtime_id;
+        r.bytes = bytes;
+        client_->call(r);
+        return Event{};
+    }
+    if (const void* host = src_pool.host_address(src)) {
+        src_pool.sync(wait);
+        return host_to_pool(host, bytes, dst, {});
+    }
+    return MemoryPool::pool_to_pool(src_pool, src, dst, bytes, wait);
+}
+
+PoolStats TTMemoryPool::stats() const {
+    std::lock_guard lock(mutex_);
+    sync_generation_locked();
+    PoolStats s = counters_;
+    for (const auto& [id, b] : buffers_)
+        if (b.generation == seen_generation_) ++s.live_buffers;
+    s.live_bytes = live_capacity_;
+    s.cached_buffers = cache_.size();
+    s.cached_bytes = cached_capacity_;
+    return s;
+}
+
+}  // namespace zyx::tt
