@@ -150,6 +150,27 @@ int main() {
     }
     std::printf("  (memcpy of a 4096 B fp32 tile: %.1f ns)\n", t_copy_tile * 1e9);
 
+    // ---- 4. the other per-tile ops the emulator calls often ----
+    std::printf("other ops per tile (memcpy of a 4096 B fp32 tile: %.1f ns)\n", t_copy_tile * 1e9);
+    Tile d2;
+    for (int i = 0; i < 1024; ++i) d2.v[i] = dist(rng);
+    auto report = [&](const char* name, auto fn) {
+        double t = time_per_call(fn, 50000, 5);
+        std::printf("  %-36s %8.1f ns\n", name, t * 1e9);
+    };
+    report("eltwise_binary add", [&] { tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::HiFi4); g_sink = d2.v[3]; });
+    report("eltwise_binary mul HiFi4", [&] { tile::eltwise_binary(tile::EltwiseOp::Mul, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::HiFi4); g_sink = d2.v[3]; });
+    report("eltwise_binary mul LoFi", [&] { tile::eltwise_binary(tile::EltwiseOp::Mul, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::LoFi); g_sink = d2.v[3]; });
+    report("eltwise_binary add bcast row, acc", [&] { tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast::Row, a.v, b.v, d2.v, true, MathFidelity::HiFi4); g_sink = d2.v[3]; });
+    report("dest16_round Float16_b nearest-even", [&] { std::memcpy(d2.v, a.v, 4096); tile::dest16_round(DataFormat::Float16_b, d2.v, zyx::Rounding::NearestEven); g_sink = d2.v[3]; });
+    report("dest16_round Float16 nearest-even", [&] { std::memcpy(d2.v, a.v, 4096); tile::dest16_round(DataFormat::Float16, d2.v, zyx::Rounding::NearestEven); g_sink = d2.v[3]; });
+    report("  (memcpy alone, subtract it above)", [&] { std::memcpy(d2.v, a.v, 4096); g_sink = d2.v[3]; });
+    report("transpose", [&] { tile::transpose(a.v, d2.v); g_sink = d2.v[3]; });
+    report("reduce sum row", [&] { tile::reduce(tile::PoolType::Sum, tile::ReduceDim::Row, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+    report("sfpu_unary relu", [&] { std::memcpy(d2.v, a.v, 4096); tile::sfpu_unary(tile::SfpuUnary::Relu, d2.v, 0, false); g_sink = d2.v[3]; });
+    report("sfpu_unary exp", [&] { std::memcpy(d2.v, a.v, 4096); tile::sfpu_unary(tile::SfpuUnary::Exp, d2.v, 0, false); g_sink = d2.v[3]; });
+    report("sfpu_binary add", [&] { tile::sfpu_binary(tile::SfpuBinary::Add, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+
     std::printf("ratios\n");
     std::printf("  tile::matmul / sgemm 32^3 GFLOP/s          %.2f\n", t_blas_tile / t_tile);
     std::printf("  emulated 1024^3 / sgemm 1024^3 throughput  %.2f  (goal >= 0.30)\n", t_blas / t_emu);

@@ -2,10 +2,15 @@
 // Every rule here and its source is listed in docs/numerics.md.
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "core/error.hpp"
 #include "tile_internal.hpp"
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 namespace zyx::emu::tile {
 
@@ -49,13 +54,6 @@ constexpr uint32_t face_row_tile(uint32_t f, uint32_t rr) {
     return ((f >> 1) * 16 + rr) * kTileDim + (f & 1) * 16;
 }
 
-// Calls convert(l1_row, tile_row) for each of the 64 face rows (16 datums each).
-template <class Convert>
-inline void for_each_face_row(Convert convert) {
-    for (uint32_t f = 0; f < 4; ++f)
-        for (uint32_t rr = 0; rr < 16; ++rr) convert(face_row_l1(f, rr), face_row_tile(f, rr));
-}
-
 // ---- packer early conversion (FP32 Dst → 16-bit), Packers/FormatConversion.md ---------------
 // Round to BF16: nearest, ties away from zero; denormals and −0 → +0; NaN → inf of its sign.
 inline uint16_t packer_bf16(uint32_t u) {
@@ -88,6 +86,52 @@ inline uint32_t fp16_to_f32_bits(uint16_t h) {
     return e == 0 ? s : (s | ((e + 112u) << 23) | (m << 13));
 }
 
+// ---- AVX-512 forms of the hot 16-bit conversions -------------------------------------------------
+// One face row (16 datums) per call; bit for bit the same as packer_bf16 / packer_fp16 /
+// fp16_to_f32_bits above (the tests run whichever form the build uses). The compiler does not
+// vectorise the scalar forms reliably, and these run for every tile the emulator moves.
+#if defined(__AVX512F__)
+// vpternlogd 0xEC computes (A & C) | B; Zen 4 runs 512-bit ops in two halves, so fewer ops
+// per row is what makes these fast.
+inline void row_pack_bf16(const float* in, uint16_t* out) {
+    const __m512i u = _mm512_loadu_si512(in);
+    const __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+    const __m512i m = _mm512_min_epu32(a, _mm512_set1_epi32(0x7f800000));                 // NaN → inf
+    const __m512i x = _mm512_ternarylogic_epi32(u, m, _mm512_set1_epi32(int(0x80000000u)), 0xEC);  // sign | m
+    const __mmask16 keep = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x00800000));     // else +0
+    const __m512i r = _mm512_maskz_srli_epi32(keep, _mm512_add_epi32(x, _mm512_set1_epi32(0x8000)), 16);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(r));
+}
+
+inline void row_pack_fp16(const float* in, uint16_t* out) {
+    const __m512i u = _mm512_loadu_si512(in);
+    __m512i a = _mm512_min_epu32(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+    a = _mm512_and_si512(_mm512_add_epi32(a, _mm512_set1_epi32(0x1000)), _mm512_set1_epi32(int(0xffffe000u)));
+    // Rebias and saturate in one min: values ≥ 2^17 (and inf) give ≥ 0x8000 → 0x7fff; values
+    // below 2^-14 wrap but are zeroed by `keep`.
+    const __m512i h = _mm512_min_epu32(_mm512_srli_epi32(_mm512_sub_epi32(a, _mm512_set1_epi32(0x38000000)), 13),
+                                       _mm512_set1_epi32(0x7fff));
+    const __mmask16 keep = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x38800000));
+    const __m512i r = _mm512_maskz_ternarylogic_epi32(keep, _mm512_srli_epi32(u, 16), h, _mm512_set1_epi32(0x8000), 0xEC);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(r));
+}
+
+inline void row_unpack_fp16(const uint16_t* in, float* out) {
+    const __m512i h = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
+    const __m512i s = _mm512_slli_epi32(_mm512_and_si512(h, _mm512_set1_epi32(0x8000)), 16);
+    const __m512i e = _mm512_and_si512(_mm512_srli_epi32(h, 10), _mm512_set1_epi32(0x1f));
+    const __m512i m = _mm512_slli_epi32(_mm512_and_si512(h, _mm512_set1_epi32(0x3ff)), 13);
+    __m512i v = _mm512_or_si512(s, _mm512_or_si512(_mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(112)), 23), m));
+    v = _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(e, _mm512_setzero_si512()), s);
+    _mm512_storeu_si512(out, v);
+}
+
+inline void row_unpack_bf16(const uint16_t* in, float* out) {
+    const __m512i h = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)));
+    _mm512_storeu_si512(out, _mm512_slli_epi32(h, 16));
+}
+#endif
+
 // ---- BFP8_b (FloatBitPatterns.md "BFP", host pack_as_bfp_tiles for the layout) --------------
 // Tile = 64 exponent bytes (face 0 rows 0…15, face 1, face 2, face 3) then 1024 datum bytes in
 // face order. Datum = sign bit + 7-bit magnitude, value = ±mag/64 · 2^(exp−127).
@@ -107,8 +151,8 @@ inline uint16_t bfp8_to_bf16(uint8_t datum, uint8_t exp) {
 
 // One block of 16 datums: packer BF16 rounding, shared exponent = largest BF16 exponent, each
 // magnitude (1.m · 2^(e−shared)) · 64 rounded to nearest with ties away and saturated at 127.
-void pack_bfp8_block(const float* in, uint8_t* exp_out, uint8_t* datums) {
-    uint16_t h[16];
+void pack_bfp8_block(const float* __restrict in, uint8_t* __restrict exp_out, uint8_t* __restrict datums) {
+    uint32_t h[16];
     uint32_t max_e = 0;
     for (int i = 0; i < 16; ++i) {
         h[i] = packer_bf16(bits_of(in[i]));
@@ -118,12 +162,13 @@ void pack_bfp8_block(const float* in, uint8_t* exp_out, uint8_t* datums) {
     *exp_out = uint8_t(max_e);
     for (int i = 0; i < 16; ++i) {
         uint32_t e = (h[i] >> 7) & 0xffu;
-        if (e == 0) { datums[i] = 0; continue; }
         uint32_t full = 0x80u | (h[i] & 0x7fu);  // 1.mmmmmmm as an 8-bit integer
-        uint32_t shift = max_e - e + 1;          // full / 2^shift = magnitude
-        uint32_t mag = shift >= 9 ? 0u : (full + (1u << (shift - 1))) >> shift;
+        uint32_t shift = max_e - e + 1;          // magnitude = full / 2^shift, rounded
+        shift = shift > 9 ? 9 : shift;           // from 9 on, every 8-bit full rounds to 0
+        uint32_t mag = (full + (1u << (shift - 1))) >> shift;
         mag = mag > 127u ? 127u : mag;
-        datums[i] = mag == 0 ? 0 : uint8_t(((h[i] >> 8) & 0x80u) | mag);
+        // A zero magnitude is written as +0: sign with magnitude 0 would read back as −inf.
+        datums[i] = (e == 0 || mag == 0) ? uint8_t(0) : uint8_t(((h[i] >> 8) & 0x80u) | mag);
     }
 }
 
@@ -131,55 +176,100 @@ void pack_bfp8_block(const float* in, uint8_t* exp_out, uint8_t* datums) {
 
 // ---- unpack ----------------------------------------------------------------------------------
 
+namespace {
+
+// The 64 face rows of one tile: out[tile position] = float_of(widen(src[L1 position])).
+// Each row is 16 contiguous datums on both sides, so the inner loop vectorises; __restrict
+// tells the compiler that L1 bytes (uint8_t may alias anything) do not overlap the tile.
+template <class L1T, class Widen>
+inline void unpack_rows(const L1T* __restrict src, float* __restrict out, Widen widen) {
+    for (uint32_t f = 0; f < 4; ++f)
+        for (uint32_t rr = 0; rr < 16; ++rr) {
+            const L1T* __restrict s = src + face_row_l1(f, rr);
+            float* __restrict d = out + face_row_tile(f, rr);
+            for (uint32_t i = 0; i < 16; ++i) d[i] = float_of(widen(s[i]));
+        }
+}
+
+// The inverse walk: dst[L1 position] = narrow(bits of in[tile position]).
+template <class L1T, class Narrow>
+inline void pack_rows(const float* __restrict in, L1T* __restrict dst, Narrow narrow) {
+    for (uint32_t f = 0; f < 4; ++f)
+        for (uint32_t rr = 0; rr < 16; ++rr) {
+            const float* __restrict s = in + face_row_tile(f, rr);
+            L1T* __restrict d = dst + face_row_l1(f, rr);
+            for (uint32_t i = 0; i < 16; ++i) d[i] = narrow(bits_of(s[i]));
+        }
+}
+
+// The same walks with a whole-row converter row_fn(l1_row, tile_row) / row_fn(tile_row, l1_row).
+template <class L1T, class RowFn>
+inline void unpack_rows_with(const L1T* src, float* out, RowFn row_fn) {
+    for (uint32_t f = 0; f < 4; ++f)
+        for (uint32_t rr = 0; rr < 16; ++rr) row_fn(src + face_row_l1(f, rr), out + face_row_tile(f, rr));
+}
+template <class L1T, class RowFn>
+inline void pack_rows_with(const float* in, L1T* dst, RowFn row_fn) {
+    for (uint32_t f = 0; f < 4; ++f)
+        for (uint32_t rr = 0; rr < 16; ++rr) row_fn(in + face_row_tile(f, rr), dst + face_row_l1(f, rr));
+}
+
+}  // namespace
+
 void unpack_tile(DataFormat fmt, const void* l1, float* out, bool tf32_src) {
     switch (fmt) {
-        case DataFormat::Float16_b: {
-            const uint16_t* src = static_cast<const uint16_t*>(l1);
-            for_each_face_row([&](uint32_t s, uint32_t d) {
-                for (uint32_t i = 0; i < 16; ++i) out[d + i] = float_of(uint32_t(src[s + i]) << 16);
-            });
+        case DataFormat::Float16_b:
+#if defined(__AVX512F__)
+            unpack_rows_with(static_cast<const uint16_t*>(l1), out, [](const uint16_t* i, float* o) { row_unpack_bf16(i, o); });
+#else
+            unpack_rows(static_cast<const uint16_t*>(l1), out, [](uint16_t h) { return uint32_t(h) << 16; });
+#endif
             return;
-        }
         case DataFormat::Float32:
+            if (tf32_src) {  // SrcA/SrcB hold TF32: the unpacker drops the low 13 mantissa bits
+                unpack_rows(static_cast<const uint32_t*>(l1), out, [](uint32_t u) { return u & 0xffffe000u; });
+                return;
+            }
+            [[fallthrough]];
         case DataFormat::Int32:
-        case DataFormat::UInt32: {
-            const uint32_t* src = static_cast<const uint32_t*>(l1);
-            // SrcA/SrcB hold TF32: the unpacker drops the low 13 mantissa bits (SrcASrcB.md).
-            const uint32_t mask = (tf32_src && fmt == DataFormat::Float32) ? 0xffffe000u : 0xffffffffu;
-            for_each_face_row([&](uint32_t s, uint32_t d) {
-                for (uint32_t i = 0; i < 16; ++i) out[d + i] = float_of(src[s + i] & mask);
-            });
+        case DataFormat::UInt32:
+            unpack_rows(static_cast<const uint32_t*>(l1), out, [](uint32_t u) { return u; });
             return;
-        }
-        case DataFormat::Float16: {
-            const uint16_t* src = static_cast<const uint16_t*>(l1);
-            for_each_face_row([&](uint32_t s, uint32_t d) {
-                for (uint32_t i = 0; i < 16; ++i) out[d + i] = float_of(fp16_to_f32_bits(src[s + i]));
-            });
+        case DataFormat::Float16:
+#if defined(__AVX512F__)
+            unpack_rows_with(static_cast<const uint16_t*>(l1), out, [](const uint16_t* i, float* o) { row_unpack_fp16(i, o); });
+#else
+            unpack_rows(static_cast<const uint16_t*>(l1), out, [](uint16_t h) { return fp16_to_f32_bits(h); });
+#endif
             return;
-        }
-        case DataFormat::UInt16: {
-            const uint16_t* src = static_cast<const uint16_t*>(l1);
-            for_each_face_row([&](uint32_t s, uint32_t d) {
-                for (uint32_t i = 0; i < 16; ++i) out[d + i] = float_of(uint32_t(src[s + i]));
-            });
+        case DataFormat::UInt16:
+            unpack_rows(static_cast<const uint16_t*>(l1), out, [](uint16_t h) { return uint32_t(h); });
             return;
-        }
-        case DataFormat::UInt8: {
-            const uint8_t* src = static_cast<const uint8_t*>(l1);
-            for_each_face_row([&](uint32_t s, uint32_t d) {
-                for (uint32_t i = 0; i < 16; ++i) out[d + i] = float_of(uint32_t(src[s + i]));
-            });
+        case DataFormat::UInt8:
+            unpack_rows(static_cast<const uint8_t*>(l1), out, [](uint8_t b) { return uint32_t(b); });
             return;
-        }
         case DataFormat::Bfp8_b: {
             const uint8_t* exps = static_cast<const uint8_t*>(l1);
             const uint8_t* datums = exps + kBfpExpBytes;
-            for_each_face_row([&](uint32_t s, uint32_t d) {
-                uint8_t e = exps[s / 16];
-                for (uint32_t i = 0; i < 16; ++i)
-                    out[d + i] = float_of(uint32_t(bfp8_to_bf16(datums[s + i], e)) << 16);
-            });
+            for (uint32_t f = 0; f < 4; ++f)
+                for (uint32_t rr = 0; rr < 16; ++rr) {
+                    const uint8_t e = exps[f * 16 + rr];
+                    const uint8_t* __restrict s = datums + face_row_l1(f, rr);
+                    float* __restrict d = out + face_row_tile(f, rr);
+                    if (e >= 7 && e <= 254) {
+                        // Here the hardware expansion is exact arithmetic: ±mag/64 · 2^(e−127)
+                        // (normalising by ≤ 6 leading zeros keeps the exponent ≥ 1), and
+                        // sign-with-zero-magnitude is −inf. Branch-free, so it vectorises.
+                        const float scale = float_of(uint32_t(e) << 23) * (1.0f / 64.0f);
+                        for (uint32_t i = 0; i < 16; ++i) {
+                            float mag = float(s[i] & 0x7fu) * scale;
+                            float v = (s[i] & 0x80u) ? -mag : mag;
+                            d[i] = s[i] == 0x80u ? -std::numeric_limits<float>::infinity() : v;
+                        }
+                    } else {  // exponent wrap-around and inf/NaN patterns: the bit-level routine
+                        for (uint32_t i = 0; i < 16; ++i) d[i] = float_of(uint32_t(bfp8_to_bf16(s[i], e)) << 16);
+                    }
+                }
             return;
         }
         default: break;
@@ -191,47 +281,37 @@ void unpack_tile(DataFormat fmt, const void* l1, float* out, bool tf32_src) {
 
 void pack_tile(DataFormat fmt, const float* in, void* l1) {
     switch (fmt) {
-        case DataFormat::Float16_b: {
-            uint16_t* dst = static_cast<uint16_t*>(l1);
-            for_each_face_row([&](uint32_t d, uint32_t s) {
-                for (uint32_t i = 0; i < 16; ++i) dst[d + i] = packer_bf16(bits_of(in[s + i]));
-            });
+        case DataFormat::Float16_b:
+#if defined(__AVX512F__)
+            pack_rows_with(in, static_cast<uint16_t*>(l1), [](const float* i, uint16_t* o) { row_pack_bf16(i, o); });
+#else
+            pack_rows(in, static_cast<uint16_t*>(l1), [](uint32_t u) { return packer_bf16(u); });
+#endif
             return;
-        }
         case DataFormat::Float32:
         case DataFormat::Int32:
-        case DataFormat::UInt32: {
-            uint32_t* dst = static_cast<uint32_t*>(l1);
-            for_each_face_row([&](uint32_t d, uint32_t s) {
-                for (uint32_t i = 0; i < 16; ++i) dst[d + i] = bits_of(in[s + i]);
-            });
+        case DataFormat::UInt32:
+            pack_rows(in, static_cast<uint32_t*>(l1), [](uint32_t u) { return u; });
             return;
-        }
-        case DataFormat::Float16: {
-            uint16_t* dst = static_cast<uint16_t*>(l1);
-            for_each_face_row([&](uint32_t d, uint32_t s) {
-                for (uint32_t i = 0; i < 16; ++i) dst[d + i] = packer_fp16(bits_of(in[s + i]));
-            });
+        case DataFormat::Float16:
+#if defined(__AVX512F__)
+            pack_rows_with(in, static_cast<uint16_t*>(l1), [](const float* i, uint16_t* o) { row_pack_fp16(i, o); });
+#else
+            pack_rows(in, static_cast<uint16_t*>(l1), [](uint32_t u) { return packer_fp16(u); });
+#endif
             return;
-        }
-        case DataFormat::UInt16: {
-            uint16_t* dst = static_cast<uint16_t*>(l1);
-            for_each_face_row([&](uint32_t d, uint32_t s) {
-                for (uint32_t i = 0; i < 16; ++i) dst[d + i] = uint16_t(bits_of(in[s + i]));
-            });
+        case DataFormat::UInt16:
+            pack_rows(in, static_cast<uint16_t*>(l1), [](uint32_t u) { return uint16_t(u); });
             return;
-        }
-        case DataFormat::UInt8: {
-            uint8_t* dst = static_cast<uint8_t*>(l1);
-            for_each_face_row([&](uint32_t d, uint32_t s) {
-                for (uint32_t i = 0; i < 16; ++i) dst[d + i] = uint8_t(bits_of(in[s + i]));
-            });
+        case DataFormat::UInt8:
+            pack_rows(in, static_cast<uint8_t*>(l1), [](uint32_t u) { return uint8_t(u); });
             return;
-        }
         case DataFormat::Bfp8_b: {
             uint8_t* exps = static_cast<uint8_t*>(l1);
             uint8_t* datums = exps + kBfpExpBytes;
-            for_each_face_row([&](uint32_t d, uint32_t s) { pack_bfp8_block(in + s, exps + d / 16, datums + d); });
+            for (uint32_t f = 0; f < 4; ++f)
+                for (uint32_t rr = 0; rr < 16; ++rr)
+                    pack_bfp8_block(in + face_row_tile(f, rr), exps + f * 16 + rr, datums + face_row_l1(f, rr));
             return;
         }
         default: break;
@@ -243,52 +323,59 @@ void pack_tile(DataFormat fmt, const float* in, void* l1) {
 
 namespace {
 
-// Rounds f32 bits to `keep` mantissa bits (drop = 23 − keep) in mode r. NaN is left to callers.
-inline uint32_t round_mantissa(uint32_t u, uint32_t drop, Rounding r) {
-    const uint32_t mask = ~((1u << drop) - 1u);
-    const uint32_t half = 1u << (drop - 1);
-    switch (r) {
-        case Rounding::TowardZero: return u & mask;
-        case Rounding::NearestTiesAway: return (u + half) & mask;
-        case Rounding::NearestEven: return (u + half - 1u + ((u >> drop) & 1u)) & mask;
-    }
-    return u & mask;
+// Rounds f32 bits to 23 − Drop mantissa bits in mode R (a compile-time mode, so the loops below
+// have no branch and vectorise). NaN is left to callers.
+template <Rounding R, uint32_t Drop>
+inline uint32_t round_mantissa(uint32_t u) {
+    constexpr uint32_t mask = ~((1u << Drop) - 1u);
+    constexpr uint32_t half = 1u << (Drop - 1);
+    if constexpr (R == Rounding::TowardZero) return u & mask;
+    if constexpr (R == Rounding::NearestTiesAway) return (u + half) & mask;
+    return (u + half - 1u + ((u >> Drop) & 1u)) & mask;  // NearestEven
 }
 
-// A value written to a BF16 DST: rounded in mode r (a carry into the exponent yields inf;
+// A value written to a BF16 DST: rounded in mode R (a carry into the exponent yields inf;
 // truncation, what SFPSTORE does, never carries), NaN stays NaN (quiet), a result in the
 // denormal range becomes a zero of its sign (Dst.md, FloatBitPatterns.md).
-inline uint32_t dst_bf16(uint32_t u, Rounding r) {
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return (u | 0x00400000u) & 0xffff0000u;
-    uint32_t v = round_mantissa(u, 16, r);
-    return (v & 0x7f800000u) == 0 ? (v & 0x80000000u) : v;
+template <Rounding R>
+inline uint32_t dst_bf16(uint32_t u) {
+    uint32_t v = round_mantissa<R, 16>(u);
+    v = (v & 0x7f800000u) == 0 ? (v & 0x80000000u) : v;
+    return (u & 0x7fffffffu) > 0x7f800000u ? ((u | 0x00400000u) & 0xffff0000u) : v;
 }
 
 // A value written to an FP16 DST (Tensix FP16: no NaN/inf, exponent 31 is a normal binade):
-// rounded to 10 mantissa bits in mode r, saturated at ±131008, NaN and ±inf → ±131008,
+// rounded to 10 mantissa bits in mode R, saturated at ±131008, NaN and ±inf → ±131008,
 // magnitudes below 2^-14 → zero of the same sign.
-inline uint32_t dst_fp16(uint32_t u, Rounding r) {
+template <Rounding R>
+inline uint32_t dst_fp16(uint32_t u) {
     uint32_t s = u & 0x80000000u;
     uint32_t a = u & 0x7fffffffu;
-    if (a >= 0x7f800000u) return s | 0x47ffe000u;
-    a = round_mantissa(a, 13, r);
-    a = a > 0x47ffe000u ? 0x47ffe000u : a;
-    return a < 0x38800000u ? s : (s | a);
+    uint32_t r = round_mantissa<R, 13>(a);
+    r = (a >= 0x7f800000u || r > 0x47ffe000u) ? 0x47ffe000u : r;
+    return r < 0x38800000u ? s : (s | r);
+}
+
+template <Rounding R>
+void dest16_round_mode(DataFormat fmt, float* __restrict t) {
+    if (fmt == DataFormat::Float16_b) {
+        for (uint32_t i = 0; i < kTileElems; ++i) t[i] = float_of(dst_bf16<R>(bits_of(t[i])));
+    } else {
+        for (uint32_t i = 0; i < kTileElems; ++i) t[i] = float_of(dst_fp16<R>(bits_of(t[i])));
+    }
 }
 
 }  // namespace
 
 void dest16_round(DataFormat fmt, float* t, Rounding r) {
-    if (fmt == DataFormat::Float16_b) {
-        for (uint32_t i = 0; i < kTileElems; ++i) t[i] = float_of(dst_bf16(bits_of(t[i]), r));
-        return;
+    if (fmt != DataFormat::Float16_b && fmt != DataFormat::Float16)
+        detail::throw_unsupported_format("dest16_round (16-bit DST is Float16_b or Float16)", fmt);
+    switch (r) {
+        case Rounding::NearestEven: dest16_round_mode<Rounding::NearestEven>(fmt, t); return;
+        case Rounding::NearestTiesAway: dest16_round_mode<Rounding::NearestTiesAway>(fmt, t); return;
+        case Rounding::TowardZero: dest16_round_mode<Rounding::TowardZero>(fmt, t); return;
     }
-    if (fmt == DataFormat::Float16) {
-        for (uint32_t i = 0; i < kTileElems; ++i) t[i] = float_of(dst_fp16(bits_of(t[i]), r));
-        return;
-    }
-    detail::throw_unsupported_format("dest16_round (16-bit DST is Float16_b or Float16)", fmt);
+    throw Error(ErrorStatus::InvalidArgument, "tile::dest16_round: unknown rounding mode " + std::to_string(unsigned(r)));
 }
 
 // ---- typecast --------------------------------------------------------------------------------
@@ -333,8 +420,8 @@ int64_t int_value(DataFormat f, uint32_t w) {
 float to_float_format(DataFormat f, double v) {
     float x = float(v);  // round to nearest even
     if (f == DataFormat::Float16_b || f == DataFormat::Bfp8_b)
-        return float_of(dst_bf16(bits_of(x), Rounding::NearestEven));
-    if (f == DataFormat::Float16) return float_of(dst_fp16(bits_of(x), Rounding::NearestEven));
+        return float_of(dst_bf16<Rounding::NearestEven>(bits_of(x)));
+    if (f == DataFormat::Float16) return float_of(dst_fp16<Rounding::NearestEven>(bits_of(x)));
     return x;
 }
 
