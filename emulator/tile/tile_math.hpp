@@ -55,11 +55,14 @@ enum class EltwiseOp : uint8_t { Add, Sub, Mul };
 // every column, Scalar = B[0][0] everywhere.
 enum class Broadcast : uint8_t { None, Row, Col, Scalar };
 
-// dst = a op bcast(b), or dst += a op bcast(b) when acc_to_dest.
+// dst = a op bcast(b), or dst += a op bcast(b) when acc_to_dest. a is SrcA, b is SrcB; Add and
+// Sub ignore fidelity, Mul applies it. dst may alias a or b.
 void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst,
                     bool acc_to_dest, MathFidelity fidelity);
 
 // dst += a · (transpose_b ? bᵀ : b). The hot path of emulated matmul: keep it fast.
+// a is in0 (SrcB on silicon), b is in1 (SrcA); fidelity truncates their mantissas as the
+// multiplier's phases do (docs/numerics.md §5). dst must not alias a or b.
 void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFidelity fidelity);
 
 enum class PoolType : uint8_t { Sum, Avg, Max };
