@@ -1,5 +1,7 @@
 // zyx::emu::Device: presets, DRAM buffers, NoC coordinates. Programs: program.cpp; launches:
 // launch.cpp.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -28,13 +30,27 @@ Device::Impl::Impl(const DeviceSpec& s, const DeviceOptions& o)
       options(o),
       l1(s.grid_x * s.grid_y, s.l1_bytes),
       dram(s.dram_banks, s.dram_bank_bytes),
-      dram_alloc(kDramBase, s.dram_bank_bytes) {}
+      dram_alloc(kDramBase, s.dram_bank_bytes) {
+    info.arch = s.arch == Arch::Wormhole ? 0 : 1;
+    info.num_dram_banks = s.dram_banks;
+    info.dram_alignment = s.dram_alignment;
+    info.l1_alignment = s.l1_alignment;
+    info.noc_max_burst = s.noc_max_burst;
+    info.num_cbs = s.num_cbs;
+    for (uint32_t b = 0; b < s.dram_banks && b < 64; ++b) {
+        info.dram_bank_x[b] = uint8_t(dram_noc(b).x);
+        info.dram_bank_y[b] = uint8_t(dram_noc(b).y);
+    }
+}
 
 Device::Impl::~Impl() {
     try {
         join_launch();
     } catch (...) {
     }
+    pool.reset();
+    cores.clear();
+    if (stack_region) ::munmap(stack_region, stack_region_bytes);
 }
 
 // Workers: Wormhole uses tt-metal's translated coordinates (logical + 18); Blackhole the NoC0
@@ -67,15 +83,14 @@ int Device::Impl::bank_at_noc(uint32_t x, uint32_t y) const {
 }
 
 const BufferRecord* Device::Impl::dram_owner(uint32_t bank, uint64_t addr, uint64_t bytes) const {
-    // Buffers are keyed by id; the map is small enough that a scan is fine for checks, but the
-    // NoC path calls this per transfer, so search by address among the live buffers.
-    for (const auto& [id, r] : buffers) {
-        uint64_t nb = spec.dram_banks;
-        uint64_t pages_here = r.num_pages > bank ? (r.num_pages - bank + nb - 1) / nb : 0;
-        uint64_t lo = r.buf.address, hi = lo + pages_here * r.aligned_page;
-        if (addr >= lo && addr + bytes <= hi) return &r;
-    }
-    return nullptr;
+    // The buffer with the greatest address <= addr; bank `bank` holds pages bank, bank + nb, …
+    auto it = buffers_by_address.upper_bound(addr);
+    if (it == buffers_by_address.begin()) return nullptr;
+    const BufferRecord& r = buffers.at(std::prev(it)->second);
+    uint64_t nb = spec.dram_banks;
+    uint64_t pages_here = r.num_pages > bank ? (r.num_pages - bank + nb - 1) / nb : 0;
+    uint64_t lo = r.buf.address, hi = lo + pages_here * r.aligned_page;
+    return addr >= lo && addr + bytes <= hi ? &r : nullptr;
 }
 
 const BufferRecord& Device::Impl::buffer_record(uint32_t id, ErrorStatus status, const char* what) const {
@@ -132,6 +147,7 @@ Buffer Device::buffer_create(uint64_t size, uint32_t page_bytes) {
     r.buf = {d.next_buffer_id++, uint32_t(addr), size, page_bytes};
     d.dram_allocated += r.bank_span * d.spec.dram_banks;
     d.buffers.emplace(r.buf.id, r);
+    d.buffers_by_address[r.buf.address] = r.buf.id;
     ZYX_LOG(mem) << "emu buffer " << r.buf.id << ": " << size << " B, page " << page_bytes << " B at 0x" << std::hex
                  << addr;
     return r.buf;
@@ -144,6 +160,7 @@ void Device::buffer_free(uint32_t buffer_id) {
     const BufferRecord& r = d.buffer_record(buffer_id, ErrorStatus::MemoryDeallocation, "buffer_free");
     d.dram_alloc.free(r.buf.address, r.bank_span);
     d.dram_allocated -= r.bank_span * d.spec.dram_banks;
+    d.buffers_by_address.erase(r.buf.address);
     d.buffers.erase(buffer_id);
 }
 

@@ -206,8 +206,9 @@ public:
 
     DeviceStats stats() const;
 
+    struct Impl;  // opaque engine state (emulator/src/emu/device_impl.hpp)
+
 private:
-    struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 

@@ -6,11 +6,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "core/error.hpp"
 #include "emu/device.hpp"
 #include "emu/memory.hpp"
+#include "zyx_emu/kernel_abi.h"
 
 namespace zyx::emu {
 
@@ -23,6 +26,7 @@ struct BufferRecord {
 
 struct Program;   // program.hpp
 struct Launch;    // engine.hpp
+struct Core;      // engine.hpp
 class WorkerPool; // engine.hpp
 
 struct Device::Impl {
@@ -34,6 +38,7 @@ struct Device::Impl {
     mutable std::mutex mu;  // guards buffers / programs against the launch thread's lookups
 
     std::map<uint32_t, BufferRecord> buffers;
+    std::map<uint64_t, uint32_t> buffers_by_address;  // DRAM address → buffer id (NoC bounds checks)
     uint32_t next_buffer_id = 1;
     uint64_t dram_allocated = 0;  // bank_span * banks summed over live buffers
 
@@ -42,7 +47,15 @@ struct Device::Impl {
     uint64_t launches = 0;
 
     std::unique_ptr<WorkerPool> pool;   // created on first launch
-    std::shared_ptr<Launch> running;    // the launch in flight (or finished, not yet waited)
+    std::shared_ptr<Launch> running;    // the launch in flight (or finished, not yet joined)
+    std::optional<Error> unreported;    // failure of a finished launch, thrown by the next wait()
+
+    // Per-core engine state and fiber stacks, created on the first launch and reused.
+    std::vector<std::unique_ptr<Core>> cores;
+    void* stack_region = nullptr;
+    size_t stack_region_bytes = 0;
+    std::vector<void*> fiber_stacks;    // [core * 5 + processor]
+    zyx_emu_device_info info{};         // what kernels' address generators read
 
     Impl(const DeviceSpec& s, const DeviceOptions& o);
     ~Impl();

@@ -1,2 +1,243 @@
+// The emulator's execution engine: per-core state (circular buffers, DST, the UNPACK→MATH
+// operand queue), the five fibers of each core, and a launch in flight.
+//
+// Contract of a launch (launch.cpp): every active core gets five fibers — BRISC, NCRISC, TRISC0
+// (UNPACK), TRISC1 (MATH), TRISC2 (PACK); a processor without a kernel has a finished fiber.
+// Cores are spread over the worker threads (core i → worker i % workers). A worker runs its
+// cores' fibers round-robin; a fiber runs until it blocks (a Wait it records before yielding) or
+// ends. The scheduler re-checks a blocked fiber's Wait without switching to it. When no fiber on
+// any worker can run, the launch is a deadlock and the report lists every fiber's Wait.
+//
+// All state of a core is touched only by the worker thread that owns the core, except L1 and
+// DRAM bytes written by other cores' NoC transfers (programs order those with semaphores, as on
+// silicon) and semaphore words (atomic).
 #pragma once
-namespace zyx::emu { struct Launch {}; class WorkerPool {}; }
+
+#include <boost/context/fiber.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/error.hpp"
+#include "emu/device.hpp"
+#include "emu/device_impl.hpp"
+#include "zyx_emu/kernel_abi.h"
+
+namespace zyx::emu {
+
+struct Program;
+struct KernelBinary;
+
+// The five RISC-V processors of a Tensix core. TRISC0/1/2 run one compute kernel as UNPACK,
+// MATH and PACK.
+enum class Proc : uint8_t { Brisc = 0, Ncrisc = 1, Unpack = 2, Math = 3, Pack = 4 };
+inline constexpr int kProcs = 5;
+const char* proc_name(Proc p);  // "BRISC", "NCRISC", "TRISC0 (UNPACK)", …
+
+// L1 layout of the emulator's reserved area (below DeviceSpec::l1_unreserved_base).
+inline constexpr uint32_t kL1SemaphoreBase = 0x100;    // semaphore id i at + i * 16
+inline constexpr uint32_t kMaxSemaphores = 16;
+inline constexpr uint32_t kL1ArgsBase = 0x1000;        // kernel slot s: unique args at + s * 0x1000,
+inline constexpr uint32_t kL1CommonArgsOffset = 0x800; //   common args at + 0x800
+inline constexpr uint32_t kMaxRuntimeArgs = 341;       // unique + common, per kernel per core
+
+// One circular buffer of one core (metalium.md §2.2): free-running 16-bit counters, pointers
+// that move only on push/pop and wrap only when they land exactly on the limit.
+struct CbState {
+    bool configured = false;
+    DataFormat format = DataFormat::Invalid;
+    uint32_t page_bytes = 0, num_pages = 0;
+    uint32_t fifo_base = 0, fifo_limit = 0, fifo_size = 0;  // L1 host addresses
+    uint16_t received = 0, acked = 0;
+    uint32_t wr_ptr = 0, rd_ptr = 0;
+    uint32_t reserved = 0;  // pages granted to the producer by cb_reserve_back, not yet pushed
+    uint32_t waited = 0;    // pages the consumer has waited for from the front, not yet popped
+    uint32_t packed = 0;    // pack_tile calls since the last cb_push_back (sequential packing)
+    int8_t producer = -1, consumer = -1;  // Proc that pushes / pops (only one each)
+    uint32_t available() const { return uint16_t(received - acked); }
+    uint32_t free_pages() const { return num_pages - available(); }
+};
+
+// DST: `sections` (2 in half-sync, 1 in full-sync) of `capacity` tiles, each section cycling
+// Free → Acquired (MATH) → Committed → Packing (PACK) → Free (released and zeroed).
+struct DstState {
+    enum Section : uint8_t { Free, Acquired, Committed, Packing };
+    uint32_t capacity = 8, sections = 2;
+    Section state[2] = {Free, Free};
+    uint32_t math_sec = 0, pack_sec = 0;
+    uint32_t written[2] = {0, 0};  // tiles written since acquire (bit per tile)
+    float* tiles = nullptr;        // sections * capacity * 1024 floats
+    float* tile(uint32_t sec, uint32_t i) { return tiles + (size_t(sec) * capacity + i) * 1024; }
+};
+
+// SrcA/SrcB stand-in: UNPACK pushes unpacked operand tiles, MATH pops them. MATH therefore
+// really waits for UNPACK, as on silicon.
+struct Operand {
+    uint32_t op = 0, idst = 0, flags = 0;
+    DataFormat fmt_a = DataFormat::Float16_b;
+    bool has_b = false;
+    alignas(64) float a[1024];
+    alignas(64) float b[1024];
+};
+struct OperandQueue {
+    static constexpr uint32_t kDepth = 2;  // SrcA/SrcB are double-buffered
+    Operand slots[kDepth];
+    uint32_t head = 0, count = 0;
+};
+
+// What a TRISC has been configured for by the last *_init it ran (each TRISC has its own).
+struct RoleConfig {
+    uint32_t elt_flags = 0;      // op | bcast << 4
+    bool acc_to_dest = false;
+    uint32_t mm_transpose = 0;
+    uint32_t reduce_flags = 0;
+    int32_t pack_cb = -1;
+};
+
+struct Wait {
+    enum Kind : uint8_t { None, CbReserve, CbWait, DstAcquire, DstWait, OperandPop, OperandPush, Semaphore };
+    Kind kind = None;
+    int32_t cb = 0, n = 0;
+    const volatile uint32_t* sem = nullptr;
+    uint32_t val = 0;
+    bool at_least = false;
+};
+
+struct NocTxn {
+    uint8_t* dst;
+    const uint8_t* src;
+    uint32_t size;
+    uint8_t noc;
+    bool is_read;
+};
+
+struct Core;
+
+struct Fiber {
+    Core* core = nullptr;
+    Proc proc = Proc::Brisc;
+    const KernelBinary* kernel = nullptr;  // null: nothing runs on this processor
+    bool finished = true;
+    bool crashed = false;                  // abandoned after a fault signal: never resumed again
+    Wait wait;
+    std::vector<NocTxn> txns;              // outstanding NoC transfers issued by this processor
+    uint32_t args_addr = 0, nargs = 0, common_addr = 0, ncommon = 0;
+    uint8_t noc = 0;
+    // DPRINT line being built and its stream state.
+    std::string dprint;
+    bool dprint_hex = false, dprint_fixed = false;
+    int dprint_width = 0, dprint_precision = -1;
+    // Boost.Context: `ctx` is the suspended fiber (held by the scheduler), `sched` the suspended
+    // scheduler (held by the fiber while it runs).
+    boost::context::fiber ctx;
+    boost::context::fiber sched;
+    double wait_begin_us = -1;  // trace: start of the current blocking wait
+    double run_begin_us = 0;
+};
+
+struct Core {
+    uint32_t index = 0;
+    CoreCoord logical, noc;
+    uint8_t* l1 = nullptr;
+    uint32_t l1_addr = 0;
+    uint8_t my_x[2] = {0, 0}, my_y[2] = {0, 0};
+    CbState cbs[64];
+    DstState dst;
+    std::unique_ptr<float[], void (*)(float*)> dst_storage{nullptr, nullptr};
+    std::unique_ptr<OperandQueue> opq;
+    ComputeConfig compute;
+    RoleConfig cfg[kProcs];
+    Fiber fibers[kProcs];
+    bool active = false;
+};
+
+// A trace span (Chrome "X" event).
+struct TraceEvent {
+    uint32_t core;
+    uint8_t proc;
+    double ts_us, dur_us;
+    std::string name;
+};
+
+// The launch in flight.
+struct Launch {
+    Device::Impl* dev = nullptr;
+    std::shared_ptr<Program> program;
+    ProgramId program_id = 0;
+    std::vector<Core*> cores;  // active cores
+    bool randomize = false;
+    uint64_t seed = 0;
+
+    std::mutex err_mu;
+    std::optional<Error> error;  // first failure
+    std::atomic<bool> aborted{false};
+
+    // Deadlock detection across workers (see launch.cpp).
+    std::mutex sched_mu;
+    std::condition_variable sched_cv;
+    std::atomic<uint64_t> progress{0};
+    std::atomic<int> blocked_workers{0};
+    int live_workers = 0;
+    bool deadlock = false;
+
+    // Completion.
+    std::mutex done_mu;
+    std::condition_variable done_cv;
+    int workers_running = 0;
+    bool done = false;
+
+    // Trace, one vector per worker (no locking).
+    bool tracing = false;
+    std::vector<std::vector<TraceEvent>> trace;
+    std::chrono::steady_clock::time_point t0;
+
+    void fail(ErrorStatus status, const std::string& message);
+};
+
+// Persistent worker threads of a Device.
+class WorkerPool {
+public:
+    explicit WorkerPool(unsigned n);
+    ~WorkerPool();
+    unsigned size() const { return unsigned(threads_.size()); }
+    // Runs `launch` on every worker; returns at once.
+    void start(const std::shared_ptr<Launch>& launch);
+
+private:
+    void loop(unsigned id);
+    std::vector<std::thread> threads_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::shared_ptr<Launch> job_;
+    uint64_t generation_ = 0;
+    bool stop_ = false;
+};
+
+// The fiber running on this thread (null outside kernels) and helpers for the kernel API.
+Fiber* current_fiber();
+Launch* current_launch();
+// Throws KernelAbort after recording a KernelFault naming the kernel, core and processor.
+[[noreturn]] void kernel_fault(const std::string& what, ErrorStatus status = ErrorStatus::KernelFault);
+// "kernel 'reader' on core (0,0) BRISC"
+std::string fiber_label(const Fiber& f);
+// Blocks the running fiber on `w` until the scheduler finds it satisfied.
+void block_on(const Wait& w);
+bool wait_ready(const Fiber& f);
+std::string describe_wait(const Fiber& f);
+double trace_now_us();
+void complete_txns(Fiber& f, int noc, bool is_read_filter, bool all_kinds);
+
+// Thrown inside a fiber to end it after a recorded failure; caught at the fiber's base.
+struct KernelAbort {};
+
+const zyx_emu_api* kernel_api_table();
+
+}  // namespace zyx::emu

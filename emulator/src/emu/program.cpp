@@ -1,11 +1,359 @@
+// Programs: validation (core ranges, CBs, L1 fit, kernel placement), kernel compilation through
+// the JIT cache, runtime args.
+#include "emu/program.hpp"
+
+#include <cxxabi.h>
+#include <elf.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "emu/device_impl.hpp"
+#include "emu/engine.hpp"
+
+namespace fs = std::filesystem;
+
 namespace zyx::emu {
-void Device::Impl::join_launch() {}
-ProgramId Device::program_create(const ProgramSpec&) { throw Error(ErrorStatus::Unsupported, "Unsupported: programs are not implemented yet"); }
-void Device::program_free(ProgramId) { throw Error(ErrorStatus::Unsupported, "Unsupported: programs are not implemented yet"); }
-void Device::program_set_runtime_args(ProgramId, uint32_t, CoreCoord, std::vector<uint32_t>) { throw Error(ErrorStatus::Unsupported, "Unsupported: programs are not implemented yet"); }
-void Device::program_set_common_runtime_args(ProgramId, uint32_t, std::vector<uint32_t>) { throw Error(ErrorStatus::Unsupported, "Unsupported: programs are not implemented yet"); }
-void Device::program_launch(ProgramId) { throw Error(ErrorStatus::Unsupported, "Unsupported: programs are not implemented yet"); }
-void Device::wait() {}
+namespace {
+
+std::string coord_str(CoreCoord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
+std::string range_str(const CoreRange& r) { return coord_str(r.start) + "-" + coord_str(r.end); }
+
+std::string include_dir() {
+    if (const char* d = std::getenv("ZYX_EMU_INCLUDE_DIR"); d && *d) return d;
+    return ZYX_EMU_INCLUDE_DIR;
 }
+
+// Hash of every kernel API header: part of each kernel's cache key, so editing a header rebuilds
+// the kernels that saw the old one.
+const std::string& header_salt() {
+    static std::once_flag once;
+    static std::string salt;
+    std::call_once(once, [] {
+        std::vector<fs::path> files;
+        std::error_code ec;
+        for (auto it = fs::recursive_directory_iterator(include_dir(), ec); !ec && it != fs::recursive_directory_iterator();
+             it.increment(ec))
+            if (it->is_regular_file()) files.push_back(it->path());
+        std::sort(files.begin(), files.end());
+        std::string all = "abi " + std::to_string(ZYX_EMU_ABI_VERSION) + "\n";
+        for (const auto& f : files) {
+            std::ifstream in(f, std::ios::binary);
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            all += f.lexically_relative(include_dir()).string() + "\n" + ss.str();
+        }
+        salt = jit::content_hash(all);
+    });
+    return salt;
+}
+
+// Names of writable data objects a kernel defines (globals, statics, function-local statics).
+// One compiled kernel is shared by every core that runs it, so such state would be shared too.
+std::vector<std::string> mutable_globals(const std::string& so_path) {
+    std::ifstream in(so_path, std::ios::binary);
+    std::string img((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> out;
+    if (img.size() < sizeof(Elf64_Ehdr)) return out;
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(img.data());
+    if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64) return out;
+    if (eh->e_shoff + uint64_t(eh->e_shnum) * sizeof(Elf64_Shdr) > img.size()) return out;
+    const auto* sh = reinterpret_cast<const Elf64_Shdr*>(img.data() + eh->e_shoff);
+    const char* shstr = img.data() + sh[eh->e_shstrndx].sh_offset;
+    static const char* kAllowed[] = {"zyx_emu_table", "__dso_handle", "__TMC_END__", "completed.0",
+                                     "_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__bss_start", "_edata", "_end"};
+    for (int i = 0; i < eh->e_shnum; ++i) {
+        if (sh[i].sh_type != SHT_SYMTAB) continue;
+        const auto* syms = reinterpret_cast<const Elf64_Sym*>(img.data() + sh[i].sh_offset);
+        const char* strtab = img.data() + sh[sh[i].sh_link].sh_offset;
+        size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+        for (size_t k = 0; k < n; ++k) {
+            const auto& s = syms[k];
+            int type = ELF64_ST_TYPE(s.st_info);
+            if ((type != STT_OBJECT && type != STT_TLS) || s.st_shndx == SHN_UNDEF || s.st_shndx >= eh->e_shnum) continue;
+            const auto& sec = sh[s.st_shndx];
+            std::string secname = shstr + sec.sh_name;
+            if (!(sec.sh_flags & SHF_WRITE) || secname.rfind(".data.rel.ro", 0) == 0 || secname == ".got" ||
+                secname == ".got.plt" || secname == ".dynamic" || secname == ".init_array" || secname == ".fini_array")
+                continue;
+            std::string name = strtab + s.st_name;
+            if (name.rfind("DW.ref.", 0) == 0) continue;
+            if (std::find_if(std::begin(kAllowed), std::end(kAllowed), [&](const char* a) { return name == a; }) !=
+                std::end(kAllowed))
+                continue;
+            int status = 0;
+            char* dem = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+            out.push_back(status == 0 && dem ? dem : name);
+            std::free(dem);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSpec& device) {
+    auto kb = std::make_unique<KernelBinary>();
+    kb->name = k.name;
+    kb->kind = k.kind;
+    kb->slot = k.kind == KernelKind::DataMovement0 ? 0 : k.kind == KernelKind::DataMovement1 ? 1 : 2;
+    kb->noc = k.noc ? *k.noc : (k.kind == KernelKind::DataMovement1 ? 1 : 0);
+    kb->compute = k.compute;
+
+    jit::CompileOptions o;
+    o.kind = "emu";
+    o.name = "kernel '" + k.name + "'";
+    o.salt = header_salt();
+    o.flags = {"-std=c++20", "-O2", "-g0", "-fPIC", "-w", "-I" + include_dir(), "-include", "zyx_emu/prelude.h",
+               "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE"};
+    o.flags.push_back(device.arch == Arch::Wormhole ? "-DARCH_WORMHOLE" : "-DARCH_BLACKHOLE");
+    if (k.kind == KernelKind::Compute) {
+        o.flags.push_back("-DDST_ACCUM_MODE=" + std::string(k.compute.fp32_dest_acc_en ? "true" : "false"));
+        o.flags.push_back(std::string("-DDST_SYNC_MODE=DstSync::") + (k.compute.dst_full_sync_en ? "SyncFull" : "SyncHalf"));
+        o.flags.push_back("-DMATH_FIDELITY=" + std::to_string(int(k.compute.math_fidelity)));
+        o.flags.push_back("-DAPPROX=" + std::string(k.compute.math_approx_mode ? "true" : "false"));
+    } else {
+        o.flags.push_back(k.kind == KernelKind::DataMovement0 ? "-DCOMPILE_FOR_BRISC" : "-DCOMPILE_FOR_NCRISC");
+        o.flags.push_back("-DPROCESSOR_INDEX=" + std::to_string(kb->slot));
+        o.flags.push_back("-DNOC_INDEX=" + std::to_string(kb->noc));
+        o.flags.push_back("-DNOC_MODE=0");
+    }
+    std::string ct;
+    for (size_t i = 0; i < k.compile_args.size(); ++i) ct += (i ? "," : "") + std::to_string(k.compile_args[i]);
+    o.flags.push_back("-DKERNEL_COMPILE_TIME_ARGS=" + ct);
+    o.flags.push_back("-DZYX_EMU_NUM_CT_ARGS=" + std::to_string(k.compile_args.size()));
+    for (const auto& [name, value] : k.defines) o.flags.push_back("-D" + name + "=" + value);
+
+    std::string source = k.source + "\n#include \"zyx_emu/entry.inc\"\n";
+    kb->so_path = jit::compile_shared(source, o).string();
+
+    if (auto globals = mutable_globals(kb->so_path); !globals.empty()) {
+        std::string list;
+        for (const auto& g : globals) list += (list.empty() ? "" : ", ") + g;
+        throw Error(ErrorStatus::Unsupported,
+                    "Unsupported: kernel '" + k.name + "' has mutable global or static variables (" + list +
+                        "); one compiled kernel is shared by every core and processor that runs it, so they would be "
+                        "shared too. Make them locals, or constexpr");
+    }
+    kb->lib = jit::Library(kb->so_path);
+    auto bind = reinterpret_cast<uint32_t (*)(const zyx_emu_api*)>(kb->lib.symbol("zyx_emu_kernel_bind"));
+    kb->entry = reinterpret_cast<void (*)()>(kb->lib.symbol("zyx_emu_kernel_entry"));
+    if (!bind || !kb->entry)
+        throw Error(ErrorStatus::KernelCompilation, "kernel '" + k.name + "': " + kb->so_path +
+                                                        " lacks the emulator entry points");
+    if (bind(kernel_api_table()) != ZYX_EMU_ABI_VERSION)
+        throw Error(ErrorStatus::KernelCompilation, "kernel '" + k.name + "' was built for another emulator ABI");
+    return kb;
+}
+
+namespace {
+
+void check_ranges(const DeviceSpec& d, const CoreRangeSet& set, const std::string& what) {
+    if (set.empty()) throw Error(ErrorStatus::InvalidArgument, what + ": empty core range set");
+    for (const auto& r : set) {
+        if (r.start.x > r.end.x || r.start.y > r.end.y)
+            throw Error(ErrorStatus::InvalidArgument, what + ": core range " + range_str(r) + " is inverted");
+        if (r.end.x >= d.grid_x || r.end.y >= d.grid_y)
+            throw Error(ErrorStatus::InvalidArgument, what + ": core range " + range_str(r) + " is outside the " +
+                                                          std::to_string(d.grid_x) + "x" + std::to_string(d.grid_y) +
+                                                          " grid of " + d.name);
+    }
+}
+
+template <class F>
+void for_each_core(const DeviceSpec& d, const CoreRangeSet& set, F&& f) {
+    std::vector<bool> seen(d.grid_x * d.grid_y, false);
+    for (const auto& r : set)
+        for (uint32_t y = r.start.y; y <= r.end.y; ++y)
+            for (uint32_t x = r.start.x; x <= r.end.x; ++x) {
+                uint32_t i = y * d.grid_x + x;
+                if (!seen[i]) seen[i] = true, f(i, CoreCoord{x, y});
+            }
+}
+
+}  // namespace
+
+ProgramId Device::program_create(const ProgramSpec& spec) {
+    auto& d = *impl_;
+    const DeviceSpec& ds = d.spec;
+    const uint32_t ncores = d.num_cores();
+    auto p = std::make_shared<Program>();
+    p->spec = spec;
+    p->core_kernels.assign(ncores, {-1, -1, -1});
+    p->core_cbs.resize(ncores);
+    p->core_semaphores.resize(ncores);
+
+    // Circular buffers: each CB sits at the same offset on every core of its range, above
+    // everything already placed on any of those cores (CBs are allocated upward from the
+    // unreserved base, as tt-metal's static CB allocator does).
+    std::vector<uint32_t> top(ncores, ds.l1_unreserved_base);
+    for (size_t i = 0; i < spec.cbs.size(); ++i) {
+        const auto& cb = spec.cbs[i];
+        std::string what = "circular buffer " + std::to_string(cb.index);
+        check_ranges(ds, cb.cores, what);
+        if (cb.index >= ds.num_cbs)
+            throw Error(ErrorStatus::InvalidArgument, what + ": index is beyond the " + std::to_string(ds.num_cbs) +
+                                                          " circular buffers of " + ds.name);
+        if (cb.page_bytes == 0 || cb.page_bytes % 4 != 0)
+            throw Error(ErrorStatus::InvalidArgument, what + ": page size " + std::to_string(cb.page_bytes) +
+                                                          " B is not a non-zero multiple of 4 B (sizeof(uint32_t))");
+        if (cb.num_pages == 0 || cb.num_pages > 0xffff)
+            throw Error(ErrorStatus::InvalidArgument, what + ": " + std::to_string(cb.num_pages) +
+                                                          " pages do not fit the 16-bit page counters (1..65535)");
+        if (tile_size_bytes(cb.format) == 0)
+            throw Error(ErrorStatus::InvalidArgument, what + ": invalid data format");
+        uint64_t bytes = uint64_t(cb.page_bytes) * cb.num_pages;
+        uint32_t at = 0;
+        for_each_core(ds, cb.cores, [&](uint32_t c, CoreCoord xy) {
+            for (const auto& other : p->core_cbs[c])
+                if (other.index == cb.index)
+                    throw Error(ErrorStatus::InvalidArgument, what + " is configured twice on core " + coord_str(xy));
+            at = std::max(at, top[c]);
+        });
+        at = (at + ds.l1_alignment - 1) / ds.l1_alignment * ds.l1_alignment;
+        for_each_core(ds, cb.cores, [&](uint32_t c, CoreCoord xy) {
+            if (at + bytes > ds.l1_bytes) {
+                std::string r;
+                for (const auto& cr : cb.cores) r += (r.empty() ? "" : ", ") + range_str(cr);
+                throw Error(ErrorStatus::InvalidArgument,
+                            "statically allocated circular buffers on core " + coord_str(xy) + " (CB range " + r +
+                                ") grow to " + std::to_string(at + bytes) + " B, beyond the L1 size of " +
+                                std::to_string(ds.l1_bytes) + " B (circular buffer " + std::to_string(cb.index) + ": " +
+                                std::to_string(bytes) + " B at " + std::to_string(at) + ")");
+            }
+            p->core_cbs[c].push_back({cb.index, cb.format, cb.page_bytes, cb.num_pages, at});
+            top[c] = at + uint32_t(bytes);
+        });
+    }
+
+    // Semaphores.
+    if (spec.semaphores.size() > kMaxSemaphores)
+        throw Error(ErrorStatus::InvalidArgument, "program has " + std::to_string(spec.semaphores.size()) +
+                                                      " semaphores; the emulator provides " + std::to_string(kMaxSemaphores));
+    for (size_t i = 0; i < spec.semaphores.size(); ++i) {
+        check_ranges(ds, spec.semaphores[i].cores, "semaphore " + std::to_string(i));
+        for_each_core(ds, spec.semaphores[i].cores, [&](uint32_t c, CoreCoord) {
+            p->core_semaphores[c].push_back({uint32_t(i), spec.semaphores[i].initial_value});
+        });
+    }
+
+    // Kernels: at most one per processor slot per core.
+    static const char* kSlot[] = {"BRISC (DataMovement0)", "NCRISC (DataMovement1)", "TRISC0-2 (Compute)"};
+    for (size_t k = 0; k < spec.kernels.size(); ++k) {
+        const auto& ks = spec.kernels[k];
+        std::string name = ks.name.empty() ? "kernel" + std::to_string(k) : ks.name;
+        check_ranges(ds, ks.cores, "kernel '" + name + "'");
+        int slot = ks.kind == KernelKind::DataMovement0 ? 0 : ks.kind == KernelKind::DataMovement1 ? 1 : 2;
+        if (ks.noc && *ks.noc > 1)
+            throw Error(ErrorStatus::InvalidArgument, "kernel '" + name + "': NoC " + std::to_string(*ks.noc) + " does not exist");
+        for_each_core(ds, ks.cores, [&](uint32_t c, CoreCoord xy) {
+            int prev = p->core_kernels[c][slot];
+            if (prev >= 0)
+                throw Error(ErrorStatus::InvalidArgument,
+                            "kernels '" + spec.kernels[prev].name + "' and '" + name + "' both run on " + kSlot[slot] +
+                                " of core " + coord_str(xy));
+            p->core_kernels[c][slot] = int(k);
+        });
+    }
+
+    // Compile (two at a time: the JIT cache makes repeats free).
+    p->kernels.resize(spec.kernels.size());
+    std::vector<std::optional<Error>> errors(spec.kernels.size());
+    auto compile_one = [&](size_t k) {
+        try {
+            KernelSpec ks = spec.kernels[k];
+            if (ks.name.empty()) ks.name = "kernel" + std::to_string(k);
+            p->kernels[k] = kernel_compile(ks, ds);
+        } catch (const Error& e) {
+            errors[k] = e;
+        } catch (const std::exception& e) {
+            errors[k] = Error(ErrorStatus::KernelCompilation, e.what());
+        }
+    };
+    for (size_t k = 0; k < spec.kernels.size(); k += 2) {
+        std::thread second;
+        if (k + 1 < spec.kernels.size()) second = std::thread(compile_one, k + 1);
+        compile_one(k);
+        if (second.joinable()) second.join();
+    }
+    for (auto& e : errors)
+        if (e) throw *e;
+
+    p->rt_args.assign(spec.kernels.size(), std::vector<std::vector<uint32_t>>(ncores));
+    p->common_args.assign(spec.kernels.size(), {});
+
+    std::lock_guard<std::mutex> lock(d.mu);
+    ProgramId id = d.next_program_id++;
+    d.programs.emplace(id, std::move(p));
+    ZYX_LOG(emu) << "program " << id << ": " << spec.kernels.size() << " kernels, " << spec.cbs.size() << " CBs";
+    return id;
+}
+
+void Device::program_free(ProgramId program) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    if (!d.programs.erase(program))
+        throw Error(ErrorStatus::InvalidArgument, "program_free: unknown program id " + std::to_string(program));
+}
+
+namespace {
+Program& program_of(Device::Impl& d, ProgramId id, const char* what) {
+    auto it = d.programs.find(id);
+    if (it == d.programs.end())
+        throw Error(ErrorStatus::InvalidArgument, std::string(what) + ": unknown program id " + std::to_string(id));
+    return *it->second;
+}
+}  // namespace
+
+void Device::program_set_runtime_args(ProgramId program, uint32_t kernel, CoreCoord core, std::vector<uint32_t> args) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    Program& p = program_of(d, program, "program_set_runtime_args");
+    if (kernel >= p.kernels.size())
+        throw Error(ErrorStatus::InvalidArgument, "program_set_runtime_args: program " + std::to_string(program) +
+                                                      " has no kernel " + std::to_string(kernel));
+    const auto& name = p.kernels[kernel]->name;
+    if (core.x >= d.spec.grid_x || core.y >= d.spec.grid_y)
+        throw Error(ErrorStatus::InvalidArgument, "program_set_runtime_args: kernel '" + name + "': core " +
+                                                      coord_str(core) + " is outside the grid");
+    uint32_t c = d.core_index(core);
+    if (p.core_kernels[c][p.kernels[kernel]->slot] != int(kernel))
+        throw Error(ErrorStatus::InvalidArgument, "program_set_runtime_args: kernel '" + name + "' does not run on core " +
+                                                      coord_str(core));
+    if (args.size() + p.common_args[kernel].size() > kMaxRuntimeArgs)
+        throw Error(ErrorStatus::InvalidArgument,
+                    "program_set_runtime_args: kernel '" + name + "' on core " + coord_str(core) + ": " +
+                        std::to_string(args.size()) + " unique + " + std::to_string(p.common_args[kernel].size()) +
+                        " common runtime args exceed the limit of " + std::to_string(kMaxRuntimeArgs));
+    p.rt_args[kernel][c] = std::move(args);
+}
+
+void Device::program_set_common_runtime_args(ProgramId program, uint32_t kernel, std::vector<uint32_t> args) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    Program& p = program_of(d, program, "program_set_common_runtime_args");
+    if (kernel >= p.kernels.size())
+        throw Error(ErrorStatus::InvalidArgument, "program_set_common_runtime_args: program " + std::to_string(program) +
+                                                      " has no kernel " + std::to_string(kernel));
+    size_t max_unique = 0;
+    for (const auto& a : p.rt_args[kernel]) max_unique = std::max(max_unique, a.size());
+    if (args.size() + max_unique > kMaxRuntimeArgs)
+        throw Error(ErrorStatus::InvalidArgument, "program_set_common_runtime_args: kernel '" + p.kernels[kernel]->name +
+                                                      "': " + std::to_string(args.size()) + " common + up to " +
+                                                      std::to_string(max_unique) + " unique runtime args exceed the limit of " +
+                                                      std::to_string(kMaxRuntimeArgs));
+    p.common_args[kernel] = std::move(args);
+}
+
+}  // namespace zyx::emu

@@ -1,0 +1,50 @@
+// Kernel arguments, shared by data-movement and compute kernels (tt-metal:
+// api/dataflow/dataflow_api.h and api/compile_time_args.h).
+//
+// Runtime args live in the core's L1 (get_arg_addr returns their L1 address, as on silicon);
+// every index is checked against the number of args the host set for this kernel on this core.
+// Compile-time args come from -DKERNEL_COMPILE_TIME_ARGS=v0,v1,… and are constexpr.
+#pragma once
+
+#include <cstdint>
+
+#include "zyx_emu/kernel_abi.h"
+
+#ifndef KERNEL_COMPILE_TIME_ARGS
+#define KERNEL_COMPILE_TIME_ARGS
+#endif
+#ifndef ZYX_EMU_NUM_CT_ARGS
+#define ZYX_EMU_NUM_CT_ARGS 0
+#endif
+
+namespace zyx_emu_detail {
+inline constexpr uint32_t ct_args[ZYX_EMU_NUM_CT_ARGS + 1] = {KERNEL_COMPILE_TIME_ARGS};
+template <uint32_t Idx>
+constexpr uint32_t get_ct_arg() {
+    static_assert(Idx < ZYX_EMU_NUM_CT_ARGS, "Index out of range: compile-time arg index >= number of compile-time args");
+    return ct_args[Idx];
+}
+}  // namespace zyx_emu_detail
+
+#define get_compile_time_arg_val(arg_idx) (::zyx_emu_detail::get_ct_arg<(arg_idx)>())
+
+inline uint32_t get_arg_addr(int arg_idx) { return ZYX_EMU.arg_addr(arg_idx); }
+inline uint32_t get_common_arg_addr(int arg_idx) { return ZYX_EMU.common_arg_addr(arg_idx); }
+
+template <typename T>
+inline T get_arg_val(int arg_idx) {
+    static_assert(sizeof(T) == 4, "get_arg_val: T must be 4 bytes");
+    return *reinterpret_cast<volatile T*>(uintptr_t(ZYX_EMU.arg_addr(arg_idx)));
+}
+template <typename T>
+inline T get_common_arg_val(int arg_idx) {
+    static_assert(sizeof(T) == 4, "get_common_arg_val: T must be 4 bytes");
+    return *reinterpret_cast<volatile T*>(uintptr_t(ZYX_EMU.common_arg_addr(arg_idx)));
+}
+
+// tt::DataFormat as kernels name it (DataFormat::Float16_b …).
+enum class DataFormat : uint8_t {
+    Float32 = 0, Float16 = 1, Bfp8 = 2, Bfp4 = 3, Tf32 = 4, Float16_b = 5, Bfp8_b = 6, Bfp4_b = 7,
+    Int32 = 8, UInt16 = 9, Lf8 = 10, Bfp2 = 11, Int8 = 14, Bfp2_b = 15, UInt32 = 24, UInt8 = 30,
+    Invalid = 0xff,
+};

@@ -1,0 +1,268 @@
+// Compute kernel API (TRISC0 UNPACK, TRISC1 MATH, TRISC2 PACK), mirroring tt-metal's
+// api/compute/*.h. All of it lives in namespace ckernel, as in tt-metal.
+//
+// One compiled kernel serves the three compute processors: the emulator runs the same function
+// on three fibers, and every call below does only the part of its own processor, decided at run
+// time (metalium.md §3.1):
+//   cb_wait_front / cb_pop_front                 UNPACK
+//   cb_reserve_back / cb_push_back               PACK
+//   tile_regs_acquire / tile_regs_commit         MATH       (MATH waits for a free DST half)
+//   tile_regs_wait / tile_regs_release           PACK       (release zeroes the DST half)
+//   copy_tile, add_tiles, matmul_tiles, …        UNPACK: CB → SrcA/SrcB; MATH: FPU into DST
+//   exp_tile, add_binary_tile, fill_tile, …      MATH (SFPU, DST → DST)
+//   pack_tile                                    PACK (DST → CB, with the packer's rounding)
+// UNPACK(x), MATH(x), PACK(x) run x only on their own processor. The TRISC_* / COMPILE_FOR_TRISC
+// macros are NOT defined (one compile serves all three roles).
+#pragma once
+
+#include <cstdint>
+
+#include "zyx_emu/kernel_abi.h"
+#include "api/common_args.h"
+#include "api/debug/dprint.h"
+
+#ifndef ALWI
+#define ALWI inline __attribute__((always_inline))
+#endif
+
+#define UNPACK(x) do { if (ZYX_EMU.role() == ZYX_EMU_ROLE_UNPACK) { x; } } while (0)
+#define MATH(x) do { if (ZYX_EMU.role() == ZYX_EMU_ROLE_MATH) { x; } } while (0)
+#define PACK(x) do { if (ZYX_EMU.role() == ZYX_EMU_ROLE_PACK) { x; } } while (0)
+
+namespace tt {
+// CB ids (tt::CBIndex::c_0 … c_63) and the legacy names (tt::CB::c_in0 …).
+enum CBIndex : uint8_t {
+    c_0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15,
+    c_16, c_17, c_18, c_19, c_20, c_21, c_22, c_23, c_24, c_25, c_26, c_27, c_28, c_29, c_30, c_31,
+    c_32, c_33, c_34, c_35, c_36, c_37, c_38, c_39, c_40, c_41, c_42, c_43, c_44, c_45, c_46, c_47,
+    c_48, c_49, c_50, c_51, c_52, c_53, c_54, c_55, c_56, c_57, c_58, c_59, c_60, c_61, c_62, c_63,
+};
+enum CB : uint8_t {
+    c_in0 = 0, c_in1, c_in2, c_in3, c_in4, c_in5, c_in6, c_in7,
+    c_out0 = 16, c_out1, c_out2, c_out3, c_out4, c_out5, c_out6, c_out7,
+    c_intermed0 = 24, c_intermed1, c_intermed2, c_intermed3, c_intermed4, c_intermed5, c_intermed6, c_intermed7,
+};
+}  // namespace tt
+
+namespace ckernel {
+
+enum class DstSync : uint8_t { SyncHalf = 0, SyncFull = 1 };
+enum class BroadcastType : uint8_t { NONE = 0, COL = 1, ROW = 2, SCALAR = 3 };
+enum EltwiseBinaryType : uint8_t { ELWMUL = 0, ELWDIV = 1, ELWADD = 2, ELWSUB = 3 };
+enum class PoolType : uint8_t { SUM = 0, AVG = 1, MAX = 2 };
+enum class ReduceDim : uint8_t { REDUCE_ROW = 0, REDUCE_COL = 1, REDUCE_SCALAR = 2 };
+enum class VectorMode : uint8_t { None = 0, R = 1, C = 2, RC = 4 };
+enum class DstRoundingMode : uint8_t { Default = 0, NearestEven = 1 };
+namespace MathFidelity { enum : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 }; }
+
+namespace zyx_emu_c {
+// Emulator op codes (must match tile::EltwiseOp, tile::Broadcast, tile::PoolType, tile::ReduceDim).
+inline uint32_t elt_op(EltwiseBinaryType t) { return t == ELWADD ? 0 : t == ELWSUB ? 1 : t == ELWMUL ? 2 : 99; }
+inline uint32_t bcast(BroadcastType b) {
+    return b == BroadcastType::ROW ? 1 : b == BroadcastType::COL ? 2 : b == BroadcastType::SCALAR ? 3 : 0;
+}
+inline void fpu(uint32_t op, uint32_t a, uint32_t b, uint32_t ia, uint32_t ib, uint32_t idst, uint32_t flags) {
+    ZYX_EMU.fpu_op(op, a, b, ia, ib, idst, flags);
+}
+inline void init(uint32_t op, uint32_t a, uint32_t b, int32_t out, uint32_t flags = 0, bool acc = false) {
+    ZYX_EMU.fpu_init(op, a, b, out, flags, acc);
+}
+}  // namespace zyx_emu_c
+
+// ---- start-up and the older "common" inits -----------------------------------------------------
+ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+    zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb0, icb1, int32_t(ocb));
+}
+ALWI void compute_kernel_hw_startup(uint32_t icb, uint32_t ocb) { compute_kernel_hw_startup(icb, icb, ocb); }
+ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
+    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb));
+}
+ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb = 16) { zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb, icb, int32_t(ocb)); }
+ALWI void init_sfpu(uint32_t icb, uint32_t ocb) { unary_op_init_common(icb, ocb); }
+
+// ---- DST register file (reg_api.h) ------------------------------------------------------------
+ALWI void tile_regs_acquire() { ZYX_EMU.tile_regs_acquire(); }
+ALWI void tile_regs_commit() { ZYX_EMU.tile_regs_commit(); }
+ALWI void tile_regs_wait() { ZYX_EMU.tile_regs_wait(); }
+ALWI void tile_regs_release() { ZYX_EMU.tile_regs_release(); }
+// Deprecated pair: acquire = MATH acquire + PACK wait; release = MATH commit + PACK release.
+ALWI void acquire_dst() {
+    ZYX_EMU.tile_regs_acquire();
+    ZYX_EMU.tile_regs_wait();
+}
+ALWI void release_dst() {
+    ZYX_EMU.tile_regs_commit();
+    ZYX_EMU.tile_regs_release();
+}
+
+// ---- circular buffers (cb_api.h): each call acts on its own processor only --------------------
+ALWI void cb_wait_front(uint32_t cbid, uint32_t ntiles) { ZYX_EMU.cb_wait_front(int32_t(cbid), int32_t(ntiles)); }
+ALWI void cb_pop_front(uint32_t cbid, uint32_t ntiles) { ZYX_EMU.cb_pop_front(int32_t(cbid), int32_t(ntiles)); }
+ALWI void cb_reserve_back(uint32_t cbid, uint32_t ntiles) { ZYX_EMU.cb_reserve_back(int32_t(cbid), int32_t(ntiles)); }
+ALWI void cb_push_back(uint32_t cbid, uint32_t ntiles) { ZYX_EMU.cb_push_back(int32_t(cbid), int32_t(ntiles)); }
+
+// ---- copy (tile_move_copy.h) ------------------------------------------------------------------
+ALWI void copy_tile_init(uint32_t cbid) { zyx_emu_c::init(ZYX_EMU_FPU_COPY, cbid, cbid, -1); }
+ALWI void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0, bool transpose_within_16x16_face = false) {
+    if (transpose || transpose_within_16x16_face) ZYX_EMU.kernel_fault("Unsupported: copy_tile_to_dst_init_short with transpose");
+    copy_tile_init(cbid);
+}
+ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cbid, uint32_t transpose = 0) {
+    (void)old_cbid;
+    copy_tile_to_dst_init_short(new_cbid, transpose);
+}
+// Unpacks tile in_tile_index (counted from the CB front) into DST[dst_tile_index].
+ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_COPY, in_cb_id, in_cb_id, in_tile_index, in_tile_index, dst_tile_index, 0);
+}
+ALWI void reconfig_data_format(uint32_t srca_new_operand, uint32_t srcb_new_operand) {
+    ZYX_EMU.reconfig_unpack(srca_new_operand, srcb_new_operand);
+}
+ALWI void reconfig_data_format(uint32_t srca_old, uint32_t srca_new, uint32_t srcb_old, uint32_t srcb_new) {
+    (void)srca_old, (void)srcb_old;
+    ZYX_EMU.reconfig_unpack(srca_new, srcb_new);
+}
+ALWI void reconfig_data_format_srca(uint32_t srca_new_operand) { ZYX_EMU.reconfig_unpack(srca_new_operand, ~0u); }
+ALWI void reconfig_data_format_srca(uint32_t, uint32_t srca_new_operand) { ZYX_EMU.reconfig_unpack(srca_new_operand, ~0u); }
+ALWI void reconfig_data_format_srcb(uint32_t srcb_new_operand) { ZYX_EMU.reconfig_unpack(~0u, srcb_new_operand); }
+ALWI void reconfig_data_format_srcb(uint32_t, uint32_t srcb_new_operand) { ZYX_EMU.reconfig_unpack(~0u, srcb_new_operand); }
+
+// ---- FPU eltwise binary (eltwise_binary.h): DST[idst] = A[itile0] op B[itile1] -----------------
+template <EltwiseBinaryType op = ELWADD>
+ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, -1, zyx_emu_c::elt_op(op), acc_to_dest);
+}
+ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) { binary_tiles_init<ELWADD>(icb0, icb1, acc_to_dest); }
+ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) { binary_tiles_init<ELWSUB>(icb0, icb1, acc_to_dest); }
+ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1) { binary_tiles_init<ELWMUL>(icb0, icb1, false); }
+ALWI void add_tiles_init_nof() {}
+ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, 0);
+}
+ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, 1);
+}
+ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, 2);
+}
+
+// ---- broadcasts (bcast.h): B's row 0 (ROW), column 0 (COL) or [0][0] (SCALAR) ------------------
+template <EltwiseBinaryType op, BroadcastType bc>
+ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
+    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb), zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
+}
+template <EltwiseBinaryType op, BroadcastType bc>
+ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
+}
+template <BroadcastType bc>
+ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    any_tiles_bcast<ELWADD, bc>(icb0, icb1, itile0, itile1, idst);
+}
+template <BroadcastType bc>
+ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    any_tiles_bcast<ELWSUB, bc>(icb0, icb1, itile0, itile1, idst);
+}
+template <BroadcastType bc>
+ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    any_tiles_bcast<ELWMUL, bc>(icb0, icb1, itile0, itile1, idst);
+}
+#define ZYX_EMU_BCAST(op_name, OP, BC)                                                                       \
+    ALWI void op_name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {        \
+        any_tiles_bcast<OP, BroadcastType::BC>(icb0, icb1, itile0, itile1, idst);                             \
+    }
+ZYX_EMU_BCAST(add_tiles_bcast_rows, ELWADD, ROW)
+ZYX_EMU_BCAST(add_tiles_bcast_cols, ELWADD, COL)
+ZYX_EMU_BCAST(add_tiles_bcast_scalar, ELWADD, SCALAR)
+ZYX_EMU_BCAST(sub_tiles_bcast_rows, ELWSUB, ROW)
+ZYX_EMU_BCAST(sub_tiles_bcast_cols, ELWSUB, COL)
+ZYX_EMU_BCAST(sub_tiles_bcast_scalar, ELWSUB, SCALAR)
+ZYX_EMU_BCAST(mul_tiles_bcast_rows, ELWMUL, ROW)
+ZYX_EMU_BCAST(mul_tiles_bcast_cols, ELWMUL, COL)
+ZYX_EMU_BCAST(mul_tiles_bcast_scalar, ELWMUL, SCALAR)
+#undef ZYX_EMU_BCAST
+#define ZYX_EMU_BCAST_INIT(init_name, OP, BC)                                                                \
+    ALWI void init_name(uint32_t icb0, uint32_t icb1) { init_bcast<OP, BroadcastType::BC>(icb0, icb1); }
+ZYX_EMU_BCAST_INIT(add_bcast_rows_init_short, ELWADD, ROW)
+ZYX_EMU_BCAST_INIT(add_bcast_cols_init_short, ELWADD, COL)
+ZYX_EMU_BCAST_INIT(add_bcast_scalar_init_short, ELWADD, SCALAR)
+ZYX_EMU_BCAST_INIT(sub_bcast_rows_init_short, ELWSUB, ROW)
+ZYX_EMU_BCAST_INIT(sub_bcast_cols_init_short, ELWSUB, COL)
+ZYX_EMU_BCAST_INIT(sub_tiles_bcast_scalar_init_short, ELWSUB, SCALAR)
+ZYX_EMU_BCAST_INIT(mul_bcast_rows_init_short, ELWMUL, ROW)
+ZYX_EMU_BCAST_INIT(mul_bcast_cols_init_short, ELWMUL, COL)
+ZYX_EMU_BCAST_INIT(mul_tiles_bcast_scalar_init_short, ELWMUL, SCALAR)
+#undef ZYX_EMU_BCAST_INIT
+
+// ---- matmul (matmul.h): DST[idst] += A[in0_tile] · B[in1_tile] (B transposed when asked) -------
+ALWI void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, uint32_t transpose = 0) {
+    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id), transpose);
+}
+ALWI void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0) {
+    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, -1, transpose);
+}
+ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0) {
+    mm_init_short(in0_cb_id, in1_cb_id, transpose);
+}
+ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, ~0u);
+}
+// Older 6-argument form with the transpose flag.
+ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst, uint32_t transpose) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose ? 1 : 0);
+}
+
+// ---- reduce (reduce.h): accumulates into DST; scaler tile row 0 of each face holds the scale ---
+#ifndef REDUCE_OP
+#define REDUCE_OP PoolType::SUM
+#endif
+#ifndef REDUCE_DIM
+#define REDUCE_DIM ReduceDim::REDUCE_ROW
+#endif
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
+ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
+    zyx_emu_c::init(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, int32_t(ocb), uint32_t(reduce_type) | uint32_t(reduce_dim) << 4);
+}
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
+ALWI void reduce_init_short(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
+    reduce_init<reduce_type, reduce_dim, enforce_fp32_accumulation>(icb, icb_scaler, ocb);
+}
+template <bool enforce_fp32_accumulation = false>
+ALWI void reduce_uninit(uint32_t icb = 0) {
+    (void)icb;
+    ZYX_EMU.fpu_init(ZYX_EMU_FPU_COUNT, 0, 0, -1, 0, false);  // clears the reduce configuration
+}
+template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
+ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, itile, itile_scaler, idst,
+                   uint32_t(reduce_type) | uint32_t(reduce_dim) << 4);
+}
+
+// ---- transpose (transpose_wh.h, transpose.h) --------------------------------------------------
+ALWI void transpose_wh_init(uint32_t icb, uint32_t ocb) { zyx_emu_c::init(ZYX_EMU_FPU_TRANSPOSE, icb, icb, int32_t(ocb)); }
+ALWI void transpose_wh_init_short(uint32_t icb) { zyx_emu_c::init(ZYX_EMU_FPU_TRANSPOSE, icb, icb, -1); }
+ALWI void transpose_init(uint32_t icb) { transpose_wh_init_short(icb); }
+ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_TRANSPOSE, icb, icb, itile, itile, idst, 0);
+}
+ALWI void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst) { transpose_wh_tile(icb, itile, idst); }
+
+// ---- pack (pack.h): DST[ifrom_dst] → the reserved back of icb ----------------------------------
+// Sequential by default: the k-th pack_tile since the last cb_push_back writes page k.
+template <bool out_of_order_output = false>
+ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, uint32_t output_tile_index = 0) {
+    ZYX_EMU.pack_tile(ifrom_dst, icb, output_tile_index, out_of_order_output);
+}
+ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
+    for (uint32_t i = 0; i < ntiles; ++i) ZYX_EMU.pack_tile(ifrom_dst + i, icb, 0, false);
+}
+ALWI void pack_reconfig_data_format(uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
+ALWI void pack_reconfig_data_format(uint32_t, uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
+
+}  // namespace ckernel
+
+#include "api/compute/sfpu_ops.h"
+
+using namespace ckernel;

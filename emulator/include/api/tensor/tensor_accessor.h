@@ -1,0 +1,37 @@
+// TensorAccessor for interleaved buffers (tt-metal api/tensor/tensor_accessor.h).
+//
+//   constexpr auto args = TensorAccessorArgs<0>();           // reads ct args [config, aligned page]
+//   auto acc = TensorAccessor(args, bank_base_address, page_size);
+//   noc_async_read_page(i, acc, l1_addr);
+//   constexpr auto next = TensorAccessorArgs<args.next_compile_time_args_offset()>();
+//
+// Sharded buffers are not implemented by the emulator: using one is an "Unsupported" fault.
+#pragma once
+
+#include <cstdint>
+
+template <uint32_t CTA_OFFSET>
+struct TensorAccessorArgs {
+    static constexpr uint32_t config = zyx_emu_detail::get_ct_arg<CTA_OFFSET>();
+    static constexpr uint32_t aligned_page_size = zyx_emu_detail::get_ct_arg<CTA_OFFSET + 1>();
+    static constexpr bool is_sharded = (config & 1u) != 0;
+    static constexpr bool is_dram = (config & 2u) != 0;
+    static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + 2; }
+    static constexpr uint32_t num_compile_time_args() { return 2; }
+};
+
+template <typename Args>
+struct TensorAccessor {
+    uint32_t bank_base_address;
+    uint32_t page_size;
+    TensorAccessor(const Args&, uint32_t base, uint32_t page = Args::aligned_page_size)
+        : bank_base_address(base), page_size(page) {}
+    uint32_t get_aligned_page_size() const {
+        return zyx_emu_detail::align_up(page_size, Args::is_dram ? ZYX_EMU.device_info()->dram_alignment : L1_ALIGNMENT);
+    }
+    uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index) const {
+        if (Args::is_sharded) ZYX_EMU.kernel_fault("Unsupported: sharded TensorAccessor");
+        return zyx_emu_detail::interleaved_page_addr(Args::is_dram, bank_base_address, page_id,
+                                                     get_aligned_page_size(), offset, noc);
+    }
+};

@@ -1,0 +1,3 @@
+// Older tt-metal path (compute_kernel_api/matmul.h).
+#pragma once
+#include "api/compute/compute_kernel_api.h"

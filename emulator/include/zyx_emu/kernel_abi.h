@@ -1,0 +1,121 @@
+// The one contract between a compiled kernel (.so) and the emulator: a table of function
+// pointers. The emulator dlopen()s a kernel, calls its zyx_emu_kernel_bind(&table) once, then
+// runs zyx_emu_kernel_entry() on a fiber per processor. Every kernel API call (CB ops, NoC,
+// tile ops, DPRINT) goes through this table; the emulator finds the calling core and processor
+// from the fiber that is running. Kernels therefore need no symbol from the host process.
+//
+// Bump ZYX_EMU_ABI_VERSION when the table changes; the headers' content is also part of every
+// kernel's cache key, so stale kernels are rebuilt.
+#pragma once
+
+#include <cstdint>
+
+#define ZYX_EMU_ABI_VERSION 1
+
+// Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
+#define ZYX_EMU_ROLE_BRISC 0
+#define ZYX_EMU_ROLE_NCRISC 1
+#define ZYX_EMU_ROLE_UNPACK 2
+#define ZYX_EMU_ROLE_MATH 3
+#define ZYX_EMU_ROLE_PACK 4
+
+// FPU operations (unpack CB tiles into SrcA/SrcB, then math into DST).
+#define ZYX_EMU_FPU_COPY 0        // copy_tile: SrcA → DST
+#define ZYX_EMU_FPU_ELTWISE 1     // add/sub/mul_tiles and bcast forms; flags = op | bcast << 4
+#define ZYX_EMU_FPU_MATMUL 2      // matmul_tiles; flags = transpose
+#define ZYX_EMU_FPU_REDUCE 3      // reduce_tile; flags = pool | dim << 4
+#define ZYX_EMU_FPU_TRANSPOSE 4   // transpose_wh_tile
+#define ZYX_EMU_FPU_COUNT 5
+
+// DPRINT item kinds.
+#define ZYX_EMU_DPRINT_STR 0      // value = const char*
+#define ZYX_EMU_DPRINT_I64 1
+#define ZYX_EMU_DPRINT_U64 2
+#define ZYX_EMU_DPRINT_F32 3      // value = f32 bits
+#define ZYX_EMU_DPRINT_F64 4      // value = f64 bits
+#define ZYX_EMU_DPRINT_CHAR 5
+#define ZYX_EMU_DPRINT_ENDL 6
+#define ZYX_EMU_DPRINT_HEX 7
+#define ZYX_EMU_DPRINT_DEC 8
+#define ZYX_EMU_DPRINT_SETW 9     // value = width
+#define ZYX_EMU_DPRINT_SETPRECISION 10
+#define ZYX_EMU_DPRINT_FIXED 11
+#define ZYX_EMU_DPRINT_DEFAULTFLOAT 12
+
+// Device facts a kernel's address generators need, constant for a launch.
+struct zyx_emu_device_info {
+    uint32_t arch;              // 0 Wormhole, 1 Blackhole
+    uint32_t num_dram_banks;
+    uint32_t dram_alignment;
+    uint32_t l1_alignment;
+    uint32_t noc_max_burst;
+    uint32_t num_cbs;
+    uint8_t dram_bank_x[64], dram_bank_y[64];  // NoC coordinates of each DRAM bank
+};
+
+struct zyx_emu_api {
+    uint32_t abi_version;
+    uint32_t table_size;  // sizeof(zyx_emu_api) the emulator was built with
+
+    // ---- identity and arguments ----
+    int (*role)();
+    const zyx_emu_device_info* (*device_info)();
+    uint8_t (*noc_index)();
+    const uint8_t* (*my_x)();   // [2] NoC x of this core per NoC
+    const uint8_t* (*my_y)();
+    uint32_t (*logical_x)();
+    uint32_t (*logical_y)();
+    uint32_t (*arg_addr)(int idx);          // L1 address of runtime arg idx (checked)
+    uint32_t (*common_arg_addr)(int idx);
+    uint32_t (*get_semaphore)(uint32_t id); // L1 address of semaphore id (checked)
+
+    // ---- circular buffers (dataflow and compute; compute calls act on their role only) ----
+    void (*cb_reserve_back)(int32_t cb, int32_t n);
+    void (*cb_push_back)(int32_t cb, int32_t n);
+    void (*cb_wait_front)(int32_t cb, int32_t n);
+    void (*cb_pop_front)(int32_t cb, int32_t n);
+    uint32_t (*get_write_ptr)(int32_t cb);
+    uint32_t (*get_read_ptr)(int32_t cb);
+    bool (*cb_pages_reservable_at_back)(int32_t cb, int32_t n);
+    bool (*cb_pages_available_at_front)(int32_t cb, int32_t n);
+    uint32_t (*cb_page_size)(int32_t cb);
+    uint32_t (*cb_data_format)(int32_t cb);
+
+    // ---- NoC ----
+    void (*noc_read)(uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size, uint8_t noc);
+    void (*noc_write)(uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size, uint8_t noc);
+    // dst_mcast encodes the rectangle as get_noc_multicast_addr does.
+    void (*noc_write_multicast)(uint32_t src_l1, uint64_t dst_mcast, uint32_t size, uint32_t num_dests,
+                                bool loopback, uint8_t noc);
+    void (*noc_read_barrier)(uint8_t noc);
+    void (*noc_write_barrier)(uint8_t noc);
+    void (*noc_semaphore_inc)(uint64_t dst_noc_addr, uint32_t incr, uint8_t noc);
+    void (*noc_semaphore_wait)(const volatile uint32_t* addr, uint32_t val, bool at_least);
+    void (*noc_inline_dw_write)(uint64_t dst_noc_addr, uint32_t val, uint8_t noc);
+    void (*kernel_fault)(const char* what);   // a header-side check failed (e.g. unsupported use)
+
+    // ---- DPRINT ----
+    void (*dprint)(uint32_t kind, uint64_t value);
+
+    // ---- compute ----
+    void (*tile_regs_acquire)();
+    void (*tile_regs_commit)();
+    void (*tile_regs_wait)();
+    void (*tile_regs_release)();
+    // op = ZYX_EMU_FPU_*; cb_out is the output CB of a full init (or -1)
+    void (*fpu_init)(uint32_t op, uint32_t cb_a, uint32_t cb_b, int32_t cb_out, uint32_t flags, bool acc_to_dest);
+    void (*fpu_op)(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst,
+                   uint32_t flags);
+    void (*sfpu_init)(uint32_t op);
+    void (*sfpu_unary)(uint32_t op, uint32_t idst, uint32_t param);
+    void (*sfpu_binary)(uint32_t op, uint32_t idst_a, uint32_t idst_b, uint32_t odst);
+    void (*sfpu_fill)(uint32_t idst, uint32_t bits, bool is_float);
+    void (*sfpu_typecast)(uint32_t idst, uint32_t in_fmt, uint32_t out_fmt);
+    void (*pack_tile)(uint32_t idst, uint32_t cb, uint32_t out_index, bool out_of_order);
+    void (*pack_reconfig)(uint32_t cb);
+    void (*reconfig_unpack)(uint32_t cb_a, uint32_t cb_b);
+};
+
+// The table pointer every kernel .so carries (set once by zyx_emu_kernel_bind, read-only after).
+inline const zyx_emu_api* zyx_emu_table = nullptr;
+#define ZYX_EMU (*::zyx_emu_table)

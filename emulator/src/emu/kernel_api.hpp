@@ -1,0 +1,31 @@
+// Implementation of the kernel API table (zyx_emu/kernel_abi.h), split by area:
+// kernel_api_dataflow.cpp (args, CBs, NoC, semaphores, DPRINT) and kernel_api_compute.cpp
+// (DST, FPU/SFPU ops, pack).
+#pragma once
+
+#include <cstdint>
+
+#include "emu/engine.hpp"
+
+namespace zyx::emu::api {
+
+// compute
+void tile_regs_acquire();
+void tile_regs_commit();
+void tile_regs_wait();
+void tile_regs_release();
+void fpu_init(uint32_t op, uint32_t cb_a, uint32_t cb_b, int32_t cb_out, uint32_t flags, bool acc_to_dest);
+void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags);
+void sfpu_init(uint32_t op);
+void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param);
+void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out);
+void sfpu_fill(uint32_t idst, uint32_t bits, bool is_float);
+void sfpu_typecast(uint32_t idst, uint32_t in_fmt, uint32_t out_fmt);
+void pack_tile(uint32_t idst, uint32_t cb, uint32_t out_index, bool out_of_order);
+void pack_reconfig(uint32_t cb);
+void reconfig_unpack(uint32_t cb_a, uint32_t cb_b);
+
+// shared helpers
+CbState& cb_checked(Fiber& f, int32_t cb, const char* api);
+
+}  // namespace zyx::emu::api

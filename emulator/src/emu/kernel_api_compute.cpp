@@ -1,0 +1,251 @@
+// Kernel API, compute side: the DST state machine, FPU ops split into UNPACK (CB → operand
+// queue) and MATH (operand queue → DST), SFPU ops, pack. Numerics are emulator/tile's.
+#include <cstring>
+
+#include "emu/kernel_api.hpp"
+#include "emu/program.hpp"
+#include "tile_math.hpp"
+
+namespace zyx::emu::api {
+namespace {
+
+Fiber& cur() { return *current_fiber(); }
+
+static_assert(uint32_t(tile::SfpuUnary::PowerIterative) == 34, "kernel API SFPU op codes out of step with tile_math.hpp");
+static_assert(uint32_t(tile::SfpuBinary::Ge) == 13, "kernel API SFPU op codes out of step with tile_math.hpp");
+static_assert(uint32_t(tile::EltwiseOp::Mul) == 2 && uint32_t(tile::Broadcast::Scalar) == 3, "FPU op codes");
+static_assert(uint32_t(tile::PoolType::Max) == 2 && uint32_t(tile::ReduceDim::Scalar) == 2, "reduce op codes");
+
+const char* fpu_name(uint32_t op) {
+    static const char* n[] = {"copy_tile", "add/sub/mul_tiles", "matmul_tiles", "reduce_tile", "transpose_wh_tile"};
+    return op < ZYX_EMU_FPU_COUNT ? n[op] : "?";
+}
+
+// MATH may only touch DST between tile_regs_acquire and tile_regs_commit, within capacity.
+float* math_dst(Fiber& f, uint32_t idst, const char* api) {
+    DstState& d = f.core->dst;
+    if (d.state[d.math_sec] != DstState::Acquired)
+        kernel_fault(std::string(api) + ": DST used outside tile_regs_acquire / tile_regs_commit");
+    if (idst >= d.capacity)
+        kernel_fault(std::string(api) + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
+                     std::to_string(d.capacity) + " tiles (" + (f.core->compute.fp32_dest_acc_en ? "fp32" : "16-bit") +
+                     " DST, " + (f.core->compute.dst_full_sync_en ? "full" : "half") + " sync)");
+    d.written[d.math_sec] |= 1u << idst;
+    return d.tile(d.math_sec, idst);
+}
+
+bool dest16(const Fiber& f) { return !f.core->compute.fp32_dest_acc_en; }
+
+DataFormat dest16_format(DataFormat unpacked) {
+    return unpacked == DataFormat::Float16 ? DataFormat::Float16 : DataFormat::Float16_b;
+}
+bool is_float_format(DataFormat f) {
+    return f == DataFormat::Float32 || f == DataFormat::Float16 || f == DataFormat::Float16_b || f == DataFormat::Bfp8_b ||
+           f == DataFormat::Bfp8;
+}
+
+// Rounding of an SFPU result stored into a 16-bit DST: truncation (native SFPSTORE).
+void sfpu_store(Fiber& f, float* t) {
+    if (dest16(f)) tile::dest16_round(DataFormat::Float16_b, t, Rounding::TowardZero);
+}
+
+}  // namespace
+
+// ---- DST state machine (metalium.md §3.2) -------------------------------------------------------
+void tile_regs_acquire() {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    DstState& d = f.core->dst;
+    if (d.state[d.math_sec] == DstState::Acquired)
+        kernel_fault("tile_regs_acquire: DST is already acquired (missing tile_regs_commit)");
+    block_on({Wait::DstAcquire});
+    d.state[d.math_sec] = DstState::Acquired;
+    d.written[d.math_sec] = 0;
+}
+
+void tile_regs_commit() {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    DstState& d = f.core->dst;
+    if (d.state[d.math_sec] != DstState::Acquired)
+        kernel_fault("tile_regs_commit without tile_regs_acquire");
+    d.state[d.math_sec] = DstState::Committed;
+    d.math_sec = (d.math_sec + 1) % d.sections;
+}
+
+void tile_regs_wait() {
+    Fiber& f = cur();
+    if (f.proc != Proc::Pack) return;
+    DstState& d = f.core->dst;
+    if (d.state[d.pack_sec] == DstState::Packing)
+        kernel_fault("tile_regs_wait: PACK already holds DST (missing tile_regs_release)");
+    block_on({Wait::DstWait});
+    d.state[d.pack_sec] = DstState::Packing;
+}
+
+// Section done: the packer zeroes the released half, so the next acquire starts from 0.
+void tile_regs_release() {
+    Fiber& f = cur();
+    if (f.proc != Proc::Pack) return;
+    DstState& d = f.core->dst;
+    if (d.state[d.pack_sec] != DstState::Packing)
+        kernel_fault("tile_regs_release without tile_regs_wait");
+    for (uint32_t m = d.written[d.pack_sec], i = 0; m; m >>= 1, ++i)
+        if (m & 1) std::memset(d.tile(d.pack_sec, i), 0, 1024 * sizeof(float));
+    d.written[d.pack_sec] = 0;
+    d.state[d.pack_sec] = DstState::Free;
+    d.pack_sec = (d.pack_sec + 1) % d.sections;
+}
+
+// ---- FPU ----------------------------------------------------------------------------------------
+void fpu_init(uint32_t op, uint32_t, uint32_t, int32_t cb_out, uint32_t flags, bool acc_to_dest) {
+    Fiber& f = cur();
+    RoleConfig& c = f.core->cfg[int(f.proc)];
+    switch (op) {
+        case ZYX_EMU_FPU_ELTWISE: c.elt_flags = flags, c.acc_to_dest = acc_to_dest; break;
+        case ZYX_EMU_FPU_MATMUL: c.mm_transpose = flags; break;
+        case ZYX_EMU_FPU_REDUCE: c.reduce_flags = flags; break;
+        case ZYX_EMU_FPU_COUNT: c.reduce_flags = 0; break;  // reduce_uninit
+        default: break;
+    }
+    if (cb_out >= 0) c.pack_cb = cb_out;
+}
+
+void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags) {
+    Fiber& f = cur();
+    Core& core = *f.core;
+    OperandQueue& q = *core.opq;
+    const char* api = fpu_name(op);
+    if (f.proc == Proc::Unpack) {
+        // UNPACK: CB tiles (relative to the front) → SrcA / SrcB.
+        bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE;
+        auto tile_ptr = [&](uint32_t cb_id, uint32_t t) {
+            CbState& cb = cb_checked(f, int32_t(cb_id), api);
+            if (t >= cb.waited)
+                kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + ", tile " + std::to_string(t) +
+                             "): the tile is outside the " + std::to_string(cb.waited) +
+                             " pages waited for with cb_wait_front");
+            if (cb.page_bytes < tile_size_bytes(cb.format))
+                kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + "): page of " +
+                             std::to_string(cb.page_bytes) + " B is smaller than a " + data_format_name(cb.format) +
+                             " tile");
+            return std::make_pair(reinterpret_cast<const void*>(uintptr_t(cb.rd_ptr + t * cb.page_bytes)), cb.format);
+        };
+        auto [pa, fa] = tile_ptr(cb_a, tile_a);
+        std::pair<const void*, DataFormat> pb{nullptr, DataFormat::Invalid};
+        if (two) pb = tile_ptr(cb_b, tile_b);
+        if (q.count == OperandQueue::kDepth) block_on({Wait::OperandPush});
+        Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
+        s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = fa, s.has_b = two;
+        tile::unpack_tile(fa, pa, s.a, op != ZYX_EMU_FPU_COPY);
+        if (two) tile::unpack_tile(pb.second, pb.first, s.b, true);
+        ++q.count;
+        return;
+    }
+    if (f.proc != Proc::Math) return;
+    // MATH: wait for UNPACK's operands, then the FPU writes DST.
+    // (A DST slot not written since tile_regs_acquire reads as cleared: reduce MAX starts at -inf.)
+    bool dst_cleared = idst < 32 && !(core.dst.written[core.dst.math_sec] & (1u << idst));
+    float* dst = math_dst(f, idst, api);
+    if (q.count == 0) block_on({Wait::OperandPop});
+    Operand& s = q.slots[q.head];
+    if (s.op != op || s.idst != idst)
+        kernel_fault(std::string(api) + ": MATH and UNPACK are out of step (UNPACK unpacked operands for " +
+                     fpu_name(s.op) + " into DST " + std::to_string(s.idst) + ")");
+    const RoleConfig& cfg = core.cfg[int(Proc::Math)];
+    MathFidelity fid = core.compute.math_fidelity;
+    switch (op) {
+        case ZYX_EMU_FPU_COPY: std::memcpy(dst, s.a, sizeof s.a); break;
+        case ZYX_EMU_FPU_ELTWISE:
+            tile::eltwise_binary(tile::EltwiseOp(flags & 15), tile::Broadcast((flags >> 4) & 15), s.a, s.b, dst,
+                                 cfg.acc_to_dest, fid);
+            break;
+        case ZYX_EMU_FPU_MATMUL:
+            tile::matmul(s.a, s.b, dst, (flags == ~0u ? cfg.mm_transpose : flags) != 0, fid);
+            break;
+        case ZYX_EMU_FPU_REDUCE:
+            tile::reduce(tile::PoolType(flags & 15), tile::ReduceDim((flags >> 4) & 15), s.a, s.b, dst, dst_cleared);
+            break;
+        case ZYX_EMU_FPU_TRANSPOSE: tile::transpose(s.a, dst); break;
+        default: kernel_fault("unknown FPU op");
+    }
+    if (dest16(f) && is_float_format(s.fmt_a)) tile::dest16_round(dest16_format(s.fmt_a), dst, Rounding::NearestEven);
+    q.head = (q.head + 1) % OperandQueue::kDepth;
+    --q.count;
+}
+
+// ---- SFPU ---------------------------------------------------------------------------------------
+void sfpu_init(uint32_t) {}
+
+void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    if (op > uint32_t(tile::SfpuUnary::PowerIterative)) kernel_fault("unknown SFPU op " + std::to_string(op));
+    float* t = math_dst(f, idst, "SFPU unary op");
+    tile::sfpu_unary(tile::SfpuUnary(op), t, param, f.core->compute.math_approx_mode);
+    sfpu_store(f, t);
+}
+
+void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    if (op > uint32_t(tile::SfpuBinary::Ge)) kernel_fault("unknown SFPU binary op " + std::to_string(op));
+    float* ta = math_dst(f, a, "SFPU binary op");
+    float* tb = math_dst(f, b, "SFPU binary op");
+    float* to = math_dst(f, out, "SFPU binary op");
+    tile::sfpu_binary(tile::SfpuBinary(op), ta, tb, to);
+    sfpu_store(f, to);
+}
+
+void sfpu_fill(uint32_t idst, uint32_t bits, bool is_float) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    float* t = math_dst(f, idst, "fill_tile");
+    if (is_float) {
+        float v;
+        std::memcpy(&v, &bits, 4);
+        tile::fill(t, v);
+        sfpu_store(f, t);
+    } else {
+        tile::fill_bits(t, bits);
+    }
+}
+
+void sfpu_typecast(uint32_t idst, uint32_t in_fmt, uint32_t out_fmt) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    tile::typecast(DataFormat(in_fmt), DataFormat(out_fmt), math_dst(f, idst, "typecast_tile"));
+}
+
+// ---- pack ---------------------------------------------------------------------------------------
+void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_order) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Pack) return;
+    DstState& d = f.core->dst;
+    std::string call = "pack_tile(" + std::to_string(idst) + ", cb " + std::to_string(cb_id) + ")";
+    if (d.state[d.pack_sec] != DstState::Packing)
+        kernel_fault(call + ": DST packed outside tile_regs_wait / tile_regs_release");
+    if (idst >= d.capacity)
+        kernel_fault(call + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
+                     std::to_string(d.capacity) + " tiles");
+    CbState& cb = cb_checked(f, int32_t(cb_id), "pack_tile");
+    if (cb.producer < 0) cb.producer = int8_t(f.proc);
+    else if (cb.producer != int8_t(f.proc))
+        kernel_fault(call + ": packs into a CB whose producer is " + proc_name(Proc(cb.producer)));
+    uint32_t k = out_of_order ? out_index : cb.packed;
+    if (k >= cb.reserved)
+        kernel_fault(call + ": writes page " + std::to_string(k) + " of the CB but only " + std::to_string(cb.reserved) +
+                     " pages are reserved with cb_reserve_back (overrun)");
+    if (cb.page_bytes < tile_size_bytes(cb.format))
+        kernel_fault(call + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
+                     data_format_name(cb.format) + " tile");
+    tile::pack_tile(cb.format, d.tile(d.pack_sec, idst), reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes)));
+    if (!out_of_order) ++cb.packed;
+}
+
+// The emulator unpacks and packs every tile with its own CB's format, so reconfiguration calls
+// have nothing to do (a missing reconfig is therefore not detected).
+void pack_reconfig(uint32_t) {}
+void reconfig_unpack(uint32_t, uint32_t) {}
+
+}  // namespace zyx::emu::api

@@ -1,0 +1,417 @@
+// Kernel API, data-movement side: arguments, circular buffers, NoC transfers, semaphores,
+// DPRINT. Every rule a kernel can break is checked here and reported through kernel_fault(),
+// which names the kernel, core and processor.
+#include <cmath>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+
+#include "core/log.hpp"
+#include "emu/kernel_api.hpp"
+#include "emu/program.hpp"
+
+namespace zyx::emu::api {
+namespace {
+
+Fiber& cur() { return *current_fiber(); }
+Device::Impl& dev() { return *current_launch()->dev; }
+
+std::string hex(uint64_t v) {
+    std::ostringstream os;
+    os << "0x" << std::hex << v;
+    return os.str();
+}
+
+bool is_compute(const Fiber& f) { return f.proc >= Proc::Unpack; }
+
+// ---- arguments --------------------------------------------------------------------------------
+int role() { return int(cur().proc); }
+const zyx_emu_device_info* device_info() { return &dev().info; }
+uint8_t noc_index() { return cur().noc; }
+const uint8_t* my_x() { return cur().core->my_x; }
+const uint8_t* my_y() { return cur().core->my_y; }
+uint32_t logical_x() { return cur().core->logical.x; }
+uint32_t logical_y() { return cur().core->logical.y; }
+
+uint32_t arg_addr(int idx) {
+    Fiber& f = cur();
+    if (idx < 0 || uint32_t(idx) >= f.nargs)
+        kernel_fault("get_arg_val(" + std::to_string(idx) + "): runtime arg index out of range (" +
+                     std::to_string(f.nargs) + " runtime args set for this kernel on this core)");
+    return f.args_addr + uint32_t(idx) * 4;
+}
+uint32_t common_arg_addr(int idx) {
+    Fiber& f = cur();
+    if (idx < 0 || uint32_t(idx) >= f.ncommon)
+        kernel_fault("get_common_arg_val(" + std::to_string(idx) + "): common runtime arg index out of range (" +
+                     std::to_string(f.ncommon) + " common runtime args set for this kernel)");
+    return f.common_addr + uint32_t(idx) * 4;
+}
+uint32_t get_semaphore(uint32_t id) {
+    Fiber& f = cur();
+    const auto& sems = current_launch()->program->core_semaphores[f.core->index];
+    for (auto [sid, v] : sems)
+        if (sid == id) return f.core->l1_addr + kL1SemaphoreBase + id * 16;
+    kernel_fault("get_semaphore(" + std::to_string(id) + "): no semaphore " + std::to_string(id) +
+                 " exists on this core (the program created " +
+                 std::to_string(current_launch()->program->spec.semaphores.size()) + ")");
+}
+
+// ---- circular buffers -------------------------------------------------------------------------
+void claim(Fiber& f, CbState& cb, int32_t id, bool producer, const char* api) {
+    int8_t& owner = producer ? cb.producer : cb.consumer;
+    if (owner < 0) owner = int8_t(f.proc);
+    else if (owner != int8_t(f.proc))
+        kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): " + (producer ? "pushes into" : "pops from") +
+                     " a CB whose " + (producer ? "producer" : "consumer") + " is " + proc_name(Proc(owner)) +
+                     " (only one processor may " + (producer ? "push" : "pop") + ")");
+}
+
+void cb_reserve_back(int32_t id, int32_t n) {
+    Fiber& f = cur();
+    if (is_compute(f) && f.proc != Proc::Pack) return;
+    CbState& cb = cb_checked(f, id, "cb_reserve_back");
+    claim(f, cb, id, true, "cb_reserve_back");
+    std::string call = "cb_reserve_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    if (n <= 0 || uint32_t(n) > cb.num_pages)
+        kernel_fault(call + ": asks for more pages than the CB holds (" + std::to_string(cb.num_pages) +
+                     "); this hangs forever on silicon");
+    if (cb.wr_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit)
+        kernel_fault(call + ": the reservation at page " + std::to_string((cb.wr_ptr - cb.fifo_base) / cb.page_bytes) +
+                     " crosses the end of the " + std::to_string(cb.num_pages) +
+                     "-page CB (overrun); pushes within one cycle of the CB must add up to exactly its size");
+    block_on({Wait::CbReserve, id, n});
+    if (uint32_t(n) > cb.reserved) cb.reserved = uint32_t(n);
+}
+
+void cb_push_back(int32_t id, int32_t n) {
+    Fiber& f = cur();
+    if (is_compute(f) && f.proc != Proc::Pack) return;
+    CbState& cb = cb_checked(f, id, "cb_push_back");
+    claim(f, cb, id, true, "cb_push_back");
+    std::string call = "cb_push_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    if (n <= 0 || uint32_t(n) > cb.reserved)
+        kernel_fault(call + ": pushes more pages than were reserved with cb_reserve_back (" +
+                     std::to_string(cb.reserved) + ")");
+    uint64_t bytes = uint64_t(n) * cb.page_bytes;
+    if (cb.wr_ptr + bytes > cb.fifo_limit)
+        kernel_fault(call + ": overruns the end of the CB");
+    for (const NocTxn& t : f.txns) {
+        uint64_t d = uintptr_t(t.dst);
+        if (t.is_read && d < cb.wr_ptr + bytes && d + t.size > cb.wr_ptr)
+            kernel_fault(call + ": a NoC read into these pages (" + std::to_string(t.size) + " B at " + hex(d) +
+                         ") is still outstanding: missing noc_async_read_barrier before cb_push_back");
+    }
+    cb.wr_ptr += uint32_t(bytes);
+    if (cb.wr_ptr == cb.fifo_limit) cb.wr_ptr = cb.fifo_base;
+    cb.received = uint16_t(cb.received + n);
+    cb.reserved -= uint32_t(n);
+    cb.packed = 0;
+}
+
+void cb_wait_front(int32_t id, int32_t n) {
+    Fiber& f = cur();
+    if (is_compute(f) && f.proc != Proc::Unpack) return;
+    CbState& cb = cb_checked(f, id, "cb_wait_front");
+    claim(f, cb, id, false, "cb_wait_front");
+    std::string call = "cb_wait_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    if (n <= 0 || uint32_t(n) > cb.num_pages)
+        kernel_fault(call + ": waits for more pages than the CB holds (" + std::to_string(cb.num_pages) +
+                     "); this hangs forever on silicon");
+    if (cb.rd_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit)
+        kernel_fault(call + ": the window at page " + std::to_string((cb.rd_ptr - cb.fifo_base) / cb.page_bytes) +
+                     " crosses the end of the " + std::to_string(cb.num_pages) + "-page CB (overrun)");
+    block_on({Wait::CbWait, id, n});
+    if (uint32_t(n) > cb.waited) cb.waited = uint32_t(n);
+}
+
+void cb_pop_front(int32_t id, int32_t n) {
+    Fiber& f = cur();
+    if (is_compute(f) && f.proc != Proc::Unpack) return;
+    CbState& cb = cb_checked(f, id, "cb_pop_front");
+    claim(f, cb, id, false, "cb_pop_front");
+    std::string call = "cb_pop_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    if (n <= 0 || uint32_t(n) > cb.waited)
+        kernel_fault(call + ": pops more pages than were waited for with cb_wait_front (" + std::to_string(cb.waited) +
+                     "); waits are cumulative from the front");
+    uint64_t bytes = uint64_t(n) * cb.page_bytes;
+    for (const NocTxn& t : f.txns) {
+        uint64_t s = uintptr_t(t.src);
+        if (!t.is_read && s < cb.rd_ptr + bytes && s + t.size > cb.rd_ptr)
+            kernel_fault(call + ": a NoC write from these pages (" + std::to_string(t.size) + " B at " + hex(s) +
+                         ") is still outstanding: missing noc_async_write_barrier before cb_pop_front");
+    }
+    cb.rd_ptr += uint32_t(bytes);
+    if (cb.rd_ptr == cb.fifo_limit) cb.rd_ptr = cb.fifo_base;
+    cb.acked = uint16_t(cb.acked + n);
+    cb.waited -= uint32_t(n);
+}
+
+uint32_t get_write_ptr(int32_t id) { return cb_checked(cur(), id, "get_write_ptr").wr_ptr; }
+uint32_t get_read_ptr(int32_t id) { return cb_checked(cur(), id, "get_read_ptr").rd_ptr; }
+
+// Polling calls yield when the answer is "no", so a polling loop lets the other fibers run.
+void poll_yield(Fiber& f) {
+    f.sched = std::move(f.sched).resume();
+    if (current_launch()->aborted.load()) throw KernelAbort{};
+}
+bool cb_pages_reservable_at_back(int32_t id, int32_t n) {
+    Fiber& f = cur();
+    bool ok = cb_checked(f, id, "cb_pages_reservable_at_back").free_pages() >= uint32_t(n);
+    if (!ok) poll_yield(f);
+    return ok;
+}
+bool cb_pages_available_at_front(int32_t id, int32_t n) {
+    Fiber& f = cur();
+    bool ok = cb_checked(f, id, "cb_pages_available_at_front").available() >= uint32_t(n);
+    if (!ok) poll_yield(f);
+    return ok;
+}
+uint32_t cb_page_size(int32_t id) { return cb_checked(cur(), id, "get_tile_size").page_bytes; }
+uint32_t cb_data_format(int32_t id) { return uint32_t(cb_checked(cur(), id, "get_dataformat").format); }
+
+// ---- NoC ----------------------------------------------------------------------------------------
+struct Target {
+    uint8_t* ptr;
+    uint64_t addr;   // L1 offset or DRAM bank address (what alignment is judged on)
+    bool dram;
+};
+
+// A NoC address (y << 42 | x << 36 | local) → host memory, bounds-checked against the target's
+// L1 or the live DRAM buffers.
+Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
+    Device::Impl& d = dev();
+    uint32_t x = uint32_t(noc_addr >> 36) & 63, y = uint32_t(noc_addr >> 42) & 63;
+    uint64_t local = noc_addr & ((1ull << 36) - 1);
+    std::string where = std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
+    if (int c = d.core_at_noc(x, y); c >= 0) {
+        uint64_t off = 0;
+        if (d.l1.core_of(local, &off) < 0)
+            kernel_fault(where + " is not an L1 address (kernels address L1 with the values get_write_ptr / "
+                                 "get_read_ptr / get_semaphore return)");
+        if (off + size > d.spec.l1_bytes)
+            kernel_fault(where + ": " + std::to_string(size) + " B at L1 offset " + std::to_string(off) +
+                         " run past the end of L1 (" + std::to_string(d.spec.l1_bytes) + " B): out of bounds");
+        return {d.l1.core_base(uint32_t(c)) + off, off, false};
+    }
+    if (int b = d.bank_at_noc(x, y); b >= 0) {
+        if (!d.dram_owner(uint32_t(b), local, size))
+            kernel_fault(where + ": " + std::to_string(size) + " B in DRAM bank " + std::to_string(b) +
+                         " are not inside any live buffer: out of bounds");
+        return {d.dram.bank_base(uint32_t(b)) + local, local, true};
+    }
+    (void)f;
+    kernel_fault(where + ": (" + std::to_string(x) + "," + std::to_string(y) +
+                 ") is neither a worker core nor a DRAM bank");
+}
+
+uint8_t* own_l1(Fiber& f, uint32_t addr, uint32_t size, const char* api, const char* role) {
+    uint64_t off = uint64_t(addr) - f.core->l1_addr;
+    if (addr < f.core->l1_addr || off + size > dev().spec.l1_bytes)
+        kernel_fault(std::string(api) + ": " + role + " " + hex(addr) + " (+" + std::to_string(size) +
+                     " B) is outside this core's L1 [" + hex(f.core->l1_addr) + ", " +
+                     hex(f.core->l1_addr + dev().spec.l1_bytes) + "): out of bounds");
+    return f.core->l1 + off;
+}
+
+void check_alignment(const char* api, uint64_t a, uint64_t b, bool dram) {
+    uint32_t A = dram ? dev().spec.dram_alignment : dev().spec.l1_alignment;
+    if (a % A != b % A)
+        kernel_fault(std::string(api) + ": misaligned NoC transfer: source " + hex(a) + " and destination " + hex(b) +
+                     " differ modulo " + std::to_string(A) + " B (" + (dram ? "DRAM" : "L1") +
+                     " alignment); silicon silently drops the low address bits");
+}
+
+void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
+    Fiber& f = cur();
+    if (size == 0) kernel_fault("noc_async_read: zero-length transfer");
+    Target s = resolve(f, src, size, "noc_async_read");
+    uint8_t* d = own_l1(f, dst_l1, size, "noc_async_read", "destination");
+    check_alignment("noc_async_read", s.addr, uint64_t(d - f.core->l1), s.dram);
+    f.txns.push_back({d, s.ptr, size, noc, true});
+}
+
+void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
+    Fiber& f = cur();
+    if (size == 0) kernel_fault("noc_async_write: zero-length transfer");
+    uint8_t* s = own_l1(f, src_l1, size, "noc_async_write", "source");
+    Target t = resolve(f, dst, size, "noc_async_write");
+    check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
+    f.txns.push_back({t.ptr, s, size, noc, false});
+}
+
+void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests, bool loopback, uint8_t noc) {
+    Fiber& f = cur();
+    Device::Impl& d = dev();
+    const char* api = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
+    if (size == 0) kernel_fault(std::string(api) + ": zero-length transfer");
+    uint8_t* s = own_l1(f, src_l1, size, api, "source");
+    uint32_t x0 = uint32_t(mcast >> 48) & 63, y0 = uint32_t(mcast >> 54) & 63;
+    uint32_t x1 = uint32_t(mcast >> 36) & 63, y1 = uint32_t(mcast >> 42) & 63;
+    uint64_t local = mcast & ((1ull << 36) - 1);
+    uint64_t off = 0;
+    if (d.l1.core_of(local, &off) < 0 || off + size > d.spec.l1_bytes)
+        kernel_fault(std::string(api) + ": destination " + hex(local) + " (+" + std::to_string(size) +
+                     " B) is not inside L1");
+    check_alignment(api, uint64_t(s - f.core->l1), off, false);
+    uint32_t count = 0;
+    std::vector<uint8_t*> dsts;
+    for (uint32_t y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
+        for (uint32_t x = std::min(x0, x1); x <= std::max(x0, x1); ++x) {
+            int c = d.core_at_noc(x, y);
+            if (c < 0)
+                kernel_fault(std::string(api) + ": the rectangle (" + std::to_string(x0) + "," + std::to_string(y0) +
+                             ")-(" + std::to_string(x1) + "," + std::to_string(y1) + ") includes (" + std::to_string(x) +
+                             "," + std::to_string(y) + "), which is not a worker core");
+            if (uint32_t(c) == f.core->index && !loopback) continue;
+            ++count;
+            dsts.push_back(d.l1.core_base(uint32_t(c)) + off);
+        }
+    if (count != num_dests)
+        kernel_fault(std::string(api) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle holds " +
+                     std::to_string(count) + " destination cores" +
+                     (loopback ? " (loopback counts the sender)" : " (the sender is not written and not counted)") +
+                     "; silicon hangs waiting for the missing acks");
+    for (uint8_t* p : dsts) f.txns.push_back({p, s, size, noc, false});
+}
+
+void noc_read_barrier(uint8_t noc) { complete_txns(cur(), noc, true, false); }
+void noc_write_barrier(uint8_t noc) { complete_txns(cur(), noc, false, false); }
+
+void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t) {
+    Fiber& f = cur();
+    Target t = resolve(f, addr, 4, "noc_semaphore_inc");
+    if (t.dram) kernel_fault("noc_semaphore_inc: target " + hex(addr) + " is in DRAM; semaphores live in L1");
+    if (t.addr % 4) kernel_fault("noc_semaphore_inc: address " + hex(t.addr) + " is not 4-byte aligned");
+    __atomic_fetch_add(reinterpret_cast<uint32_t*>(t.ptr), incr, __ATOMIC_SEQ_CST);
+}
+
+void noc_semaphore_wait(const volatile uint32_t* addr, uint32_t val, bool at_least) {
+    Fiber& f = cur();
+    own_l1(f, uint32_t(uintptr_t(addr)), 4, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", "semaphore");
+    Wait w;
+    w.kind = Wait::Semaphore;
+    w.sem = addr;
+    w.val = val;
+    w.at_least = at_least;
+    block_on(w);
+}
+
+void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t) {
+    Fiber& f = cur();
+    Target t = resolve(f, addr, 4, "noc_inline_dw_write");
+    if (t.dram) kernel_fault("noc_inline_dw_write: target " + hex(addr) + " is in DRAM, which inline writes do not support");
+    __atomic_store_n(reinterpret_cast<uint32_t*>(t.ptr), val, __ATOMIC_SEQ_CST);
+}
+
+void header_fault(const char* what) {
+    std::string w = what;
+    kernel_fault(w, w.rfind("Unsupported:", 0) == 0 ? ErrorStatus::Unsupported : ErrorStatus::KernelFault);
+}
+
+// ---- DPRINT -----------------------------------------------------------------------------------
+void dprint(uint32_t kind, uint64_t v) {
+    Fiber& f = cur();
+    std::ostringstream os;
+    if (f.dprint_width > 0) os << std::setw(f.dprint_width);
+    if (f.dprint_precision >= 0) os << std::setprecision(f.dprint_precision);
+    if (f.dprint_fixed) os << std::fixed;
+    if (f.dprint_hex) os << std::hex;
+    switch (kind) {
+        case ZYX_EMU_DPRINT_STR: os << reinterpret_cast<const char*>(uintptr_t(v)); break;
+        case ZYX_EMU_DPRINT_I64: os << int64_t(v); break;
+        case ZYX_EMU_DPRINT_U64: os << v; break;
+        case ZYX_EMU_DPRINT_F32: { float x; uint32_t b = uint32_t(v); std::memcpy(&x, &b, 4); os << x; break; }
+        case ZYX_EMU_DPRINT_F64: { double x; std::memcpy(&x, &v, 8); os << x; break; }
+        case ZYX_EMU_DPRINT_CHAR: os << char(v); break;
+        case ZYX_EMU_DPRINT_ENDL:
+            ZYX_LOG(emu) << "core (" << f.core->logical.x << "," << f.core->logical.y << ") " << proc_name(f.proc)
+                         << ": " << f.dprint;
+            f.dprint.clear();
+            return;
+        case ZYX_EMU_DPRINT_HEX: f.dprint_hex = true; return;
+        case ZYX_EMU_DPRINT_DEC: f.dprint_hex = false; return;
+        case ZYX_EMU_DPRINT_SETW: f.dprint_width = int(v); return;
+        case ZYX_EMU_DPRINT_SETPRECISION: f.dprint_precision = int(v); return;
+        case ZYX_EMU_DPRINT_FIXED: f.dprint_fixed = true; return;
+        case ZYX_EMU_DPRINT_DEFAULTFLOAT: f.dprint_fixed = false; return;
+        default: return;
+    }
+    f.dprint_width = 0;  // like std::setw, the width applies to one item
+    f.dprint += os.str();
+}
+
+}  // namespace
+
+CbState& cb_checked(Fiber& f, int32_t id, const char* api) {
+    uint32_t n = dev().spec.num_cbs;
+    if (id < 0 || uint32_t(id) >= n)
+        kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): CB index beyond the " + std::to_string(n) +
+                     " circular buffers of this device");
+    CbState& cb = f.core->cbs[id];
+    if (!cb.configured)
+        kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): circular buffer " + std::to_string(id) +
+                     " is not configured on this core");
+    return cb;
+}
+
+}  // namespace zyx::emu::api
+
+namespace zyx::emu {
+
+const zyx_emu_api* kernel_api_table() {
+    using namespace api;
+    static const zyx_emu_api table = [] {
+        zyx_emu_api t{};
+        t.abi_version = ZYX_EMU_ABI_VERSION;
+        t.table_size = sizeof(zyx_emu_api);
+        t.role = role;
+        t.device_info = device_info;
+        t.noc_index = noc_index;
+        t.my_x = my_x;
+        t.my_y = my_y;
+        t.logical_x = logical_x;
+        t.logical_y = logical_y;
+        t.arg_addr = arg_addr;
+        t.common_arg_addr = common_arg_addr;
+        t.get_semaphore = get_semaphore;
+        t.cb_reserve_back = cb_reserve_back;
+        t.cb_push_back = cb_push_back;
+        t.cb_wait_front = cb_wait_front;
+        t.cb_pop_front = cb_pop_front;
+        t.get_write_ptr = get_write_ptr;
+        t.get_read_ptr = get_read_ptr;
+        t.cb_pages_reservable_at_back = cb_pages_reservable_at_back;
+        t.cb_pages_available_at_front = cb_pages_available_at_front;
+        t.cb_page_size = cb_page_size;
+        t.cb_data_format = cb_data_format;
+        t.noc_read = noc_read;
+        t.noc_write = noc_write;
+        t.noc_write_multicast = noc_write_multicast;
+        t.noc_read_barrier = noc_read_barrier;
+        t.noc_write_barrier = noc_write_barrier;
+        t.noc_semaphore_inc = noc_semaphore_inc;
+        t.noc_semaphore_wait = noc_semaphore_wait;
+        t.noc_inline_dw_write = noc_inline_dw_write;
+        t.kernel_fault = header_fault;
+        t.dprint = dprint;
+        t.tile_regs_acquire = tile_regs_acquire;
+        t.tile_regs_commit = tile_regs_commit;
+        t.tile_regs_wait = tile_regs_wait;
+        t.tile_regs_release = tile_regs_release;
+        t.fpu_init = fpu_init;
+        t.fpu_op = fpu_op;
+        t.sfpu_init = sfpu_init;
+        t.sfpu_unary = sfpu_unary;
+        t.sfpu_binary = sfpu_binary;
+        t.sfpu_fill = sfpu_fill;
+        t.sfpu_typecast = sfpu_typecast;
+        t.pack_tile = pack_tile;
+        t.pack_reconfig = pack_reconfig;
+        t.reconfig_unpack = reconfig_unpack;
+        return t;
+    }();
+    return &table;
+}
+
+}  // namespace zyx::emu

@@ -1,0 +1,689 @@
+// Running a program: worker threads, five fibers per core, the scheduler with deadlock
+// detection, crash reports, end-of-launch checks and the Chrome trace.
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csetjmp>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/log.hpp"
+#include "emu/engine.hpp"
+#include "emu/program.hpp"
+
+namespace ctx = boost::context;
+
+namespace zyx::emu {
+namespace {
+
+thread_local Fiber* t_fiber = nullptr;
+thread_local Launch* t_launch = nullptr;
+thread_local sigjmp_buf* t_crash_jmp = nullptr;
+thread_local volatile uintptr_t t_fault_addr = 0;
+thread_local volatile int t_fault_signal = 0;
+thread_local std::vector<TraceEvent>* t_trace = nullptr;
+
+constexpr size_t kFiberStack = 256 * 1024;
+constexpr size_t kGuard = 4096;
+
+std::string coord_str(CoreCoord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
+
+// ---- crash reports --------------------------------------------------------------------------
+// SIGSEGV/SIGBUS/SIGFPE/SIGILL while a kernel fiber runs on a worker thread: jump back to the
+// scheduler (on the thread's own stack) and report kernel, core, processor and address. Any
+// other fault goes to the previous handler (or the default action).
+struct sigaction g_old[32];
+const int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+
+void fault_handler(int sig, siginfo_t* info, void* uc) {
+    if (t_fiber && t_crash_jmp) {
+        t_fault_addr = uintptr_t(info->si_addr);
+        t_fault_signal = sig;
+        siglongjmp(*t_crash_jmp, 1);
+    }
+    const struct sigaction& old = g_old[sig];
+    if (old.sa_flags & SA_SIGINFO) {
+        if (old.sa_sigaction) return old.sa_sigaction(sig, info, uc);
+    } else if (old.sa_handler != SIG_IGN && old.sa_handler != SIG_DFL) {
+        return old.sa_handler(sig);
+    }
+    // Default action: restore it and return, so the faulting instruction faults again.
+    sigaction(sig, &old, nullptr);
+}
+
+void install_fault_handlers() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction sa {};
+        sa.sa_sigaction = fault_handler;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        for (int s : kFaultSignals) sigaction(s, &sa, &g_old[s]);
+    });
+}
+
+// Each worker has an alternate signal stack so a fiber's stack overflow can still be reported.
+struct AltStack {
+    void* mem = nullptr;
+    AltStack() {
+        size_t sz = 64 * 1024;
+        mem = ::mmap(nullptr, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        stack_t ss{};
+        ss.ss_sp = mem;
+        ss.ss_size = sz;
+        sigaltstack(&ss, nullptr);
+    }
+};
+
+// Fiber stacks come from a per-core region allocated once and reused by every launch.
+struct FixedStack {
+    void* base;
+    size_t size;
+    ctx::stack_context allocate() {
+        ctx::stack_context sc;
+        sc.size = size;
+        sc.sp = static_cast<char*>(base) + size;
+        return sc;
+    }
+    void deallocate(ctx::stack_context&) noexcept {}
+};
+
+const char* kWaitApi[] = {"running", "cb_reserve_back", "cb_wait_front", "tile_regs_acquire", "tile_regs_wait",
+                          "MATH waiting for UNPACK (SrcA/SrcB empty)", "UNPACK waiting for MATH (SrcA/SrcB full)",
+                          "noc_semaphore_wait"};
+
+}  // namespace
+
+const char* proc_name(Proc p) {
+    switch (p) {
+        case Proc::Brisc: return "BRISC";
+        case Proc::Ncrisc: return "NCRISC";
+        case Proc::Unpack: return "TRISC0 (UNPACK)";
+        case Proc::Math: return "TRISC1 (MATH)";
+        case Proc::Pack: return "TRISC2 (PACK)";
+    }
+    return "?";
+}
+
+Fiber* current_fiber() { return t_fiber; }
+Launch* current_launch() { return t_launch; }
+
+double trace_now_us() {
+    Launch* L = t_launch;
+    if (!L) return 0;
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - L->t0).count();
+}
+
+std::string fiber_label(const Fiber& f) {
+    return "kernel '" + (f.kernel ? f.kernel->name : std::string("?")) + "' on core " + coord_str(f.core->logical) + " " +
+           proc_name(f.proc);
+}
+
+void Launch::fail(ErrorStatus status, const std::string& message) {
+    {
+        std::lock_guard<std::mutex> lock(err_mu);
+        if (!error) error = Error(status, message);
+    }
+    aborted.store(true);
+    ZYX_LOG(emu) << "launch of program " << program_id << " failed: " << message;
+    // Wake workers blocked in deadlock detection.
+    std::lock_guard<std::mutex> lock(sched_mu);
+    sched_cv.notify_all();
+}
+
+void kernel_fault(const std::string& what, ErrorStatus status) {
+    Fiber* f = t_fiber;
+    Launch* L = t_launch;
+    if (!f || !L) throw Error(status, what);
+    L->fail(status, fiber_label(*f) + ": " + what);
+    throw KernelAbort{};
+}
+
+bool wait_ready(const Fiber& f) {
+    const Core& c = *f.core;
+    const Wait& w = f.wait;
+    switch (w.kind) {
+        case Wait::None: return true;
+        case Wait::CbReserve: return c.cbs[w.cb].free_pages() >= uint32_t(w.n);
+        case Wait::CbWait: return c.cbs[w.cb].available() >= uint32_t(w.n);
+        case Wait::DstAcquire: return c.dst.state[c.dst.math_sec] == DstState::Free;
+        case Wait::DstWait: return c.dst.state[c.dst.pack_sec] == DstState::Committed;
+        case Wait::OperandPop: return c.opq->count > 0;
+        case Wait::OperandPush: return c.opq->count < OperandQueue::kDepth;
+        case Wait::Semaphore: {
+            uint32_t v = __atomic_load_n(const_cast<const uint32_t*>(w.sem), __ATOMIC_SEQ_CST);
+            return w.at_least ? v >= w.val : v == w.val;
+        }
+    }
+    return true;
+}
+
+std::string describe_wait(const Fiber& f) {
+    const Core& c = *f.core;
+    const Wait& w = f.wait;
+    std::ostringstream os;
+    os << kWaitApi[w.kind];
+    switch (w.kind) {
+        case Wait::CbReserve:
+            os << "(cb " << w.cb << ", need " << w.n << " free, have " << c.cbs[w.cb].free_pages() << " of "
+               << c.cbs[w.cb].num_pages << ")";
+            break;
+        case Wait::CbWait:
+            os << "(cb " << w.cb << ", need " << w.n << ", have " << c.cbs[w.cb].available() << ")";
+            break;
+        case Wait::DstAcquire: os << "(DST section " << c.dst.math_sec << " not yet released by PACK)"; break;
+        case Wait::DstWait: os << "(DST section " << c.dst.pack_sec << " not yet committed by MATH)"; break;
+        case Wait::Semaphore:
+            os << "(addr 0x" << std::hex << uintptr_t(w.sem) << std::dec << ", want " << (w.at_least ? ">= " : "== ")
+               << w.val << ", have " << *w.sem << ")";
+            break;
+        default: break;
+    }
+    return os.str();
+}
+
+// Completes this fiber's outstanding transfers: the data lands now (source read now).
+void complete_txns(Fiber& f, int noc, bool reads, bool all_kinds) {
+    auto& v = f.txns;
+    size_t keep = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        NocTxn& t = v[i];
+        bool match = (noc < 0 || t.noc == noc) && (all_kinds || t.is_read == reads);
+        if (match) std::memmove(t.dst, t.src, t.size);
+        else v[keep++] = t;
+    }
+    v.resize(keep);
+}
+
+void block_on(const Wait& w) {
+    Fiber& f = *t_fiber;
+    Launch& L = *t_launch;
+    f.wait = w;
+    if (wait_ready(f)) {
+        f.wait.kind = Wait::None;
+        return;
+    }
+    // Time passes while a processor waits: its writes land (reads stay held until the barrier,
+    // so a missing read barrier is still caught).
+    if (!f.txns.empty()) complete_txns(f, -1, false, false);
+    double t = L.tracing ? trace_now_us() : 0;
+    do {
+        f.sched = std::move(f.sched).resume();
+        if (L.aborted.load(std::memory_order_relaxed)) throw KernelAbort{};
+    } while (!wait_ready(f));
+    if (L.tracing) {
+        double now = trace_now_us();
+        Core& c = *f.core;
+        std::string name = kWaitApi[w.kind];
+        if (w.kind == Wait::CbReserve || w.kind == Wait::CbWait) name += " cb " + std::to_string(w.cb);
+        if (t_trace) t_trace->push_back({c.index, uint8_t(f.proc), t, now - t, name});
+    }
+    f.wait.kind = Wait::None;
+}
+
+
+// ---- the scheduler ----------------------------------------------------------------------------
+namespace {
+
+void fiber_body(Fiber& f) {
+    Launch& L = *t_launch;
+    try {
+        f.kernel->entry();
+        // Kernel exit: nothing may be left in flight or half-done.
+        Core& c = *f.core;
+        if (!f.txns.empty()) {
+            size_t reads = std::count_if(f.txns.begin(), f.txns.end(), [](const NocTxn& t) { return t.is_read; });
+            kernel_fault("kernel exit with " + std::to_string(reads) + " NoC reads and " +
+                         std::to_string(f.txns.size() - reads) +
+                         " NoC writes outstanding (missing noc_async_read_barrier / noc_async_write_barrier)");
+        }
+        for (uint32_t i = 0; i < 64; ++i) {
+            const CbState& cb = c.cbs[i];
+            if (!cb.configured) continue;
+            if (cb.producer == int8_t(f.proc) && cb.reserved > 0)
+                kernel_fault("kernel exit with cb " + std::to_string(i) + " dirty: " + std::to_string(cb.reserved) +
+                             " pages reserved by cb_reserve_back but never pushed");
+            if (cb.consumer == int8_t(f.proc) && cb.waited > 0)
+                kernel_fault("kernel exit with cb " + std::to_string(i) + " dirty: " + std::to_string(cb.waited) +
+                             " pages waited for by cb_wait_front but never popped");
+        }
+        if (f.proc == Proc::Math && c.dst.state[c.dst.math_sec] == DstState::Acquired)
+            kernel_fault("kernel exit with DST acquired (tile_regs_acquire without tile_regs_commit)");
+        if (f.proc == Proc::Pack && c.dst.state[c.dst.pack_sec] == DstState::Packing)
+            kernel_fault("kernel exit with DST held by PACK (tile_regs_wait without tile_regs_release)");
+        if (f.proc == Proc::Math && c.opq->count > 0)
+            kernel_fault("kernel exit with " + std::to_string(c.opq->count) +
+                         " operand tiles unpacked by UNPACK but never used by MATH");
+    } catch (const KernelAbort&) {
+    } catch (const ctx::detail::forced_unwind&) {
+        throw;
+    } catch (const Error& e) {
+        L.fail(e.status(), fiber_label(f) + ": " + e.message());
+    } catch (const std::exception& e) {
+        L.fail(ErrorStatus::Internal, fiber_label(f) + ": " + e.what());
+    }
+    f.finished = true;
+}
+
+// Resumes one fiber until it blocks or ends. Returns false when it crashed.
+bool resume(Fiber& f, sigjmp_buf& jb) {
+    t_fiber = &f;
+    if (sigsetjmp(jb, 1) == 0) {
+        f.ctx = std::move(f.ctx).resume();
+    } else {
+        // The kernel faulted; its stack is abandoned (the fiber handle was emptied by resume()).
+        f.crashed = f.finished = true;
+        Launch& L = *t_launch;
+        std::ostringstream os;
+        os << fiber_label(f) << ": crashed with " << strsignal(t_fault_signal) << " at address 0x" << std::hex
+           << t_fault_addr;
+        uint64_t off = 0;
+        int owner = L.dev->l1.core_of(t_fault_addr, &off);
+        if (owner >= 0 && off >= L.dev->spec.l1_bytes)
+            os << " (beyond the end of L1 of core " << std::dec << owner << ")";
+        else if (t_fault_addr < 4096)
+            os << " (null pointer)";
+        L.fail(ErrorStatus::KernelFault, os.str());
+        t_fiber = nullptr;
+        return false;
+    }
+    t_fiber = nullptr;
+    if (f.ctx && f.finished) f.ctx = ctx::fiber();  // never happens: a finished fiber returns empty
+    return true;
+}
+
+void start_fiber(Fiber& f, void* stack) {
+    f.ctx = ctx::fiber(std::allocator_arg, FixedStack{stack, kFiberStack}, [&f](ctx::fiber&& sched) {
+        f.sched = std::move(sched);
+        double t = t_launch->tracing ? trace_now_us() : 0;
+        fiber_body(f);
+        if (t_launch->tracing && t_trace)
+            t_trace->push_back({f.core->index, uint8_t(f.proc), t, trace_now_us() - t, "kernel " + f.kernel->name});
+        return std::move(f.sched);
+    });
+}
+
+// Deadlock report: what every unfinished fiber of the launch waits on.
+std::string deadlock_report(Launch& L) {
+    std::ostringstream os;
+    os << "deadlock: every kernel of program " << L.program_id << " is blocked";
+    for (Core* c : L.cores)
+        for (auto& f : c->fibers) {
+            if (!f.kernel) continue;
+            os << "\n  core " << coord_str(c->logical) << " " << proc_name(f.proc) << " [" << f.kernel->name << "]: ";
+            os << (f.finished ? std::string("finished") : describe_wait(f));
+        }
+    return os.str();
+}
+
+void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& stacks) {
+    static thread_local AltStack alt;
+    (void)alt;
+    t_launch = &L;
+    t_trace = L.tracing ? &L.trace[wid] : nullptr;
+    sigjmp_buf jb;
+    t_crash_jmp = &jb;
+
+    std::vector<Fiber*> fibers;
+    for (size_t i = wid; i < L.cores.size(); i += nworkers)
+        for (auto& f : L.cores[i]->fibers)
+            if (f.kernel) {
+                start_fiber(f, stacks[L.cores[i]->index * kProcs + size_t(f.proc)]);
+                fibers.push_back(&f);
+            }
+    std::mt19937_64 rng(L.seed * 0x9e3779b97f4a7c15ull + wid + 1);
+
+    bool counted_live = !fibers.empty();
+    while (!L.aborted.load(std::memory_order_relaxed)) {
+        uint64_t seen = L.progress.load(std::memory_order_seq_cst);
+        if (L.randomize) std::shuffle(fibers.begin(), fibers.end(), rng);
+        bool progress = false, live = false;
+        for (Fiber* f : fibers) {
+            if (f->finished) continue;
+            live = true;
+            if (!wait_ready(*f)) continue;
+            if (L.randomize && !f->txns.empty()) {
+                // Seeded NoC completion: each outstanding write lands now or later, in random order.
+                std::shuffle(f->txns.begin(), f->txns.end(), rng);
+                size_t keep = 0;
+                for (auto& t : f->txns) {
+                    if (!t.is_read && (rng() & 1)) std::memmove(t.dst, t.src, t.size);
+                    else f->txns[keep++] = t;
+                }
+                f->txns.resize(keep);
+            }
+            progress = true;
+            if (!resume(*f, jb)) break;
+            if (L.aborted.load(std::memory_order_relaxed)) break;
+        }
+        if (!live) break;
+        if (progress) {
+            L.progress.fetch_add(1, std::memory_order_seq_cst);
+            if (L.blocked_workers.load(std::memory_order_seq_cst) > 0) {
+                std::lock_guard<std::mutex> lock(L.sched_mu);
+                L.sched_cv.notify_all();
+            }
+            continue;
+        }
+        // Nothing on this worker can run. Deadlock when every worker with live fibers is in
+        // this state and no fiber anywhere made progress since we looked.
+        std::unique_lock<std::mutex> lock(L.sched_mu);
+        if (L.progress.load(std::memory_order_seq_cst) != seen || L.aborted) continue;
+        int blocked = L.blocked_workers.fetch_add(1, std::memory_order_seq_cst) + 1;
+        if (blocked == L.live_workers && !L.deadlock) {
+            L.deadlock = true;
+            lock.unlock();
+            L.fail(ErrorStatus::Deadlock, deadlock_report(L));
+            lock.lock();
+        } else {
+            L.sched_cv.wait(lock, [&] { return L.progress.load() != seen || L.aborted.load() || L.deadlock; });
+        }
+        L.blocked_workers.fetch_sub(1, std::memory_order_seq_cst);
+    }
+    if (counted_live) {
+        std::lock_guard<std::mutex> lock(L.sched_mu);
+        --L.live_workers;  // a finished worker no longer counts for deadlock detection
+        L.progress.fetch_add(1, std::memory_order_seq_cst);  // wake blocked workers to re-check
+        L.sched_cv.notify_all();
+    }
+    // Abandon whatever did not finish (after a failure): destroying a suspended fiber unwinds
+    // its stack (destructors of kernel locals run).
+    for (Fiber* f : fibers) {
+        if (f->ctx) {
+            t_fiber = f;
+            try {
+                f->ctx = ctx::fiber();
+            } catch (...) {
+            }
+            t_fiber = nullptr;
+        }
+        f->finished = true;
+    }
+    t_crash_jmp = nullptr;
+    t_launch = nullptr;
+    t_trace = nullptr;
+}
+
+}  // namespace
+
+void finish_launch(Launch& L);
+
+// ---- worker pool ------------------------------------------------------------------------------
+WorkerPool::WorkerPool(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, i] { loop(i); });
+}
+
+WorkerPool::~WorkerPool() {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+}
+
+void WorkerPool::start(const std::shared_ptr<Launch>& launch) {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        job_ = launch;
+        ++generation_;
+    }
+    cv_.notify_all();
+}
+
+void WorkerPool::loop(unsigned id) {
+    uint64_t seen = 0;
+    for (;;) {
+        std::shared_ptr<Launch> job;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+            if (stop_) return;
+            seen = generation_;
+            job = job_;
+        }
+        run_worker(*job, id, unsigned(threads_.size()), job->dev->fiber_stacks);
+        bool last = false;
+        {
+            std::lock_guard<std::mutex> lock(job->done_mu);
+            last = --job->workers_running == 0;
+        }
+        if (last) finish_launch(*job);
+    }
+}
+
+}  // namespace zyx::emu
+
+// ---- host side: launch, wait ------------------------------------------------------------------
+namespace zyx::emu {
+namespace {
+
+void write_trace(Launch& L) {
+    std::ofstream out(L.dev->options.trace_path, std::ios::trunc);
+    auto esc = [](const std::string& s) {
+        std::string o;
+        for (char c : s) {
+            if (c == '"' || c == '\\') o += '\\';
+            if (uint8_t(c) >= 0x20) o += c;
+        }
+        return o;
+    };
+    out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+    bool first = true;
+    auto sep = [&] {
+        if (!first) out << ",\n";
+        first = false;
+    };
+    for (Core* c : L.cores) {
+        sep();
+        out << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << c->index << ",\"args\":{\"name\":\"core "
+            << coord_str(c->logical) << "\"}}";
+        for (int p = 0; p < kProcs; ++p) {
+            if (!c->fibers[p].kernel) continue;
+            sep();
+            out << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << c->index << ",\"tid\":" << p
+                << ",\"args\":{\"name\":\"" << proc_name(Proc(p)) << "\"}}";
+        }
+    }
+    for (const auto& v : L.trace)
+        for (const auto& e : v) {
+            sep();
+            out << "{\"ph\":\"X\",\"name\":\"" << esc(e.name) << "\",\"pid\":" << e.core << ",\"tid\":" << int(e.proc)
+                << ",\"ts\":" << e.ts_us << ",\"dur\":" << e.dur_us << "}";
+        }
+    out << "\n]}\n";
+}
+
+}  // namespace
+
+void finish_launch(Launch& L) {
+    if (!L.error) {
+        // Program end: every page pushed into a CB must have been popped.
+        for (Core* c : L.cores)
+            for (uint32_t i = 0; i < 64 && !L.error; ++i) {
+                const CbState& cb = c->cbs[i];
+                if (!cb.configured || cb.available() == 0) continue;
+                std::string who;
+                for (int8_t p : {cb.consumer, cb.producer})
+                    if (p >= 0 && c->fibers[p].kernel) {
+                        who = "kernel '" + c->fibers[p].kernel->name + "' ";
+                        break;
+                    }
+                L.fail(ErrorStatus::KernelFault,
+                       who + "on core " + coord_str(c->logical) + ": at program end cb " + std::to_string(i) +
+                           " still holds " + std::to_string(cb.available()) + " pages pushed by " +
+                           (cb.producer >= 0 ? proc_name(Proc(cb.producer)) : "nobody") + " and never popped" +
+                           (cb.consumer >= 0 ? std::string(" by ") + proc_name(Proc(cb.consumer)) : std::string()) +
+                           " (dirty CB)");
+            }
+    }
+    if (L.tracing) {
+        try {
+            write_trace(L);
+        } catch (...) {
+        }
+    }
+    std::lock_guard<std::mutex> lock(L.done_mu);
+    L.done = true;
+    L.done_cv.notify_all();
+}
+
+void Device::Impl::join_launch() {
+    if (!running) return;
+    {
+        std::unique_lock<std::mutex> lock(running->done_mu);
+        running->done_cv.wait(lock, [&] { return running->done; });
+    }
+    if (running->error && !unreported) unreported = running->error;
+    running.reset();
+}
+
+namespace {
+
+// Core state for a launch: CBs from the program's plan, DST sized by the compute config, the
+// operand queue emptied, semaphores and runtime args written into L1.
+void core_setup(Device::Impl& d, Core& c, const Program& p) {
+    const DeviceSpec& ds = d.spec;
+    for (auto& cb : c.cbs) cb = CbState{};
+    for (const auto& pl : p.core_cbs[c.index]) {
+        CbState& cb = c.cbs[pl.index];
+        cb.configured = true;
+        cb.format = pl.format;
+        cb.page_bytes = pl.page_bytes;
+        cb.num_pages = pl.num_pages;
+        cb.fifo_base = c.l1_addr + pl.offset;
+        cb.fifo_size = pl.page_bytes * pl.num_pages;
+        cb.fifo_limit = cb.fifo_base + cb.fifo_size;
+        cb.wr_ptr = cb.rd_ptr = cb.fifo_base;
+    }
+    std::memset(c.l1 + kL1SemaphoreBase, 0, kMaxSemaphores * 16);
+    for (auto [id, v] : p.core_semaphores[c.index]) *reinterpret_cast<uint32_t*>(c.l1 + kL1SemaphoreBase + id * 16) = v;
+
+    int ck = p.core_kernels[c.index][2];
+    c.compute = ck >= 0 ? p.kernels[ck]->compute : ComputeConfig{};
+    c.dst.sections = c.compute.dst_full_sync_en ? 1 : 2;
+    c.dst.capacity = (c.compute.fp32_dest_acc_en ? 4 : 8) * (c.compute.dst_full_sync_en ? 2 : 1);
+    c.dst.state[0] = c.dst.state[1] = DstState::Free;
+    c.dst.math_sec = c.dst.pack_sec = 0;
+    c.dst.written[0] = c.dst.written[1] = 0;
+    std::memset(c.dst.tiles, 0, 16 * 1024 * sizeof(float));
+    c.opq->head = c.opq->count = 0;
+    for (auto& r : c.cfg) r = RoleConfig{};
+
+    for (int pi = 0; pi < kProcs; ++pi) {
+        Fiber& f = c.fibers[pi];
+        f.core = &c;
+        f.proc = Proc(pi);
+        int slot = pi < 2 ? pi : 2;
+        int k = p.core_kernels[c.index][slot];
+        f.kernel = k >= 0 ? p.kernels[k].get() : nullptr;
+        f.finished = f.kernel == nullptr;
+        f.crashed = false;
+        f.wait = Wait{};
+        f.txns.clear();
+        f.dprint.clear();
+        f.dprint_hex = f.dprint_fixed = false;
+        f.dprint_width = 0;
+        f.dprint_precision = -1;
+        f.noc = f.kernel ? f.kernel->noc : 0;
+        f.args_addr = c.l1_addr + kL1ArgsBase + uint32_t(slot) * 0x1000;
+        f.common_addr = f.args_addr + kL1CommonArgsOffset;
+        f.nargs = f.ncommon = 0;
+        if (k >= 0) {
+            const auto& a = p.rt_args[k][c.index];
+            const auto& ca = p.common_args[k];
+            f.nargs = uint32_t(a.size());
+            f.ncommon = uint32_t(ca.size());
+            if (!a.empty()) std::memcpy(reinterpret_cast<void*>(uintptr_t(f.args_addr)), a.data(), a.size() * 4);
+            if (!ca.empty()) std::memcpy(reinterpret_cast<void*>(uintptr_t(f.common_addr)), ca.data(), ca.size() * 4);
+        }
+    }
+}
+
+void cores_create(Device::Impl& d) {
+    if (!d.cores.empty()) return;
+    uint32_t n = d.num_cores();
+    size_t per = kFiberStack + kGuard;
+    d.stack_region_bytes = size_t(n) * kProcs * per;
+    void* r = ::mmap(nullptr, d.stack_region_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+    if (r == MAP_FAILED) throw Error(ErrorStatus::Initialization, "cannot map fiber stacks");
+    d.stack_region = r;
+    for (size_t i = 0; i < size_t(n) * kProcs; ++i) {
+        char* s = static_cast<char*>(r) + i * per;
+        ::mprotect(s, kGuard, PROT_NONE);  // stack overflow faults (and is reported)
+        d.fiber_stacks.push_back(s + kGuard);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        auto c = std::make_unique<Core>();
+        c->index = i;
+        c->logical = {i % d.spec.grid_x, i / d.spec.grid_x};
+        c->noc = d.worker_noc(c->logical);
+        c->l1 = d.l1.core_base(i);
+        c->l1_addr = d.l1.core_addr(i);
+        c->my_x[0] = c->my_x[1] = uint8_t(c->noc.x);
+        c->my_y[0] = c->my_y[1] = uint8_t(c->noc.y);
+        void* mem = nullptr;
+        if (posix_memalign(&mem, 64, 16 * 1024 * sizeof(float)) != 0) throw std::bad_alloc();
+        c->dst_storage = std::unique_ptr<float[], void (*)(float*)>(static_cast<float*>(mem), [](float* p) { std::free(p); });
+        c->dst.tiles = c->dst_storage.get();
+        c->opq = std::make_unique<OperandQueue>();
+        d.cores.push_back(std::move(c));
+    }
+}
+
+}  // namespace
+
+void Device::program_launch(ProgramId program) {
+    auto& d = *impl_;
+    d.join_launch();
+    std::lock_guard<std::mutex> lock(d.mu);
+    auto it = d.programs.find(program);
+    if (it == d.programs.end())
+        throw Error(ErrorStatus::KernelLaunch, "program_launch: unknown program id " + std::to_string(program));
+    install_fault_handlers();
+    cores_create(d);
+    auto L = std::make_shared<Launch>();
+    L->dev = &d;
+    L->program = it->second;
+    L->program_id = program;
+    L->randomize = d.options.schedule_seed.has_value();
+    L->seed = d.options.schedule_seed.value_or(0) + d.launches;
+    L->tracing = !d.options.trace_path.empty();
+    L->t0 = std::chrono::steady_clock::now();
+    const Program& p = *L->program;
+    for (uint32_t i = 0; i < d.num_cores(); ++i) {
+        const auto& k = p.core_kernels[i];
+        if (k[0] < 0 && k[1] < 0 && k[2] < 0) continue;
+        core_setup(d, *d.cores[i], p);
+        L->cores.push_back(d.cores[i].get());
+    }
+    if (!d.pool) {
+        unsigned n = d.options.threads ? d.options.threads : std::max(1u, std::thread::hardware_concurrency());
+        d.pool = std::make_unique<WorkerPool>(n);
+    }
+    unsigned nw = d.pool->size();
+    L->trace.resize(nw);
+    L->live_workers = int(std::min<size_t>(nw, L->cores.size()));
+    L->workers_running = int(nw);
+    ++d.launches;
+    d.running = L;
+    ZYX_LOG(emu) << "launch of program " << program << " on " << L->cores.size() << " cores, " << nw << " workers"
+                 << (L->randomize ? ", seeded schedule" : "");
+    d.pool->start(L);
+}
+
+void Device::wait() {
+    auto& d = *impl_;
+    d.join_launch();
+    if (d.unreported) {
+        Error e = *d.unreported;
+        d.unreported.reset();
+        throw e;
+    }
+}
+
+}  // namespace zyx::emu
