@@ -10,7 +10,13 @@
 #include "tile_internal.hpp"
 
 #if defined(__AVX512F__)
+// GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics (the `__Y` of
+// _mm512_undefined_*; GCC bug 105593, fixed in GCC 13). The pragma covers only that header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #endif
 
 namespace zyx::emu::tile {
@@ -105,12 +111,44 @@ void matmul_kernel(const float* __restrict a, const float* __restrict b, float* 
 #endif
 }
 
-// out = inᵀ, walked in 8×8 blocks so reads and writes both stay within a few cache lines.
+// out = inᵀ. With AVX-512: each 16×16 quarter is transposed in registers (4 rounds of
+// 2-lane interleaves and permutes); otherwise a plain double loop.
 void transpose_into(const float* __restrict in, float* __restrict out) {
-    for (uint32_t r0 = 0; r0 < kTileDim; r0 += 8)
-        for (uint32_t c0 = 0; c0 < kTileDim; c0 += 8)
-            for (uint32_t r = r0; r < r0 + 8; ++r)
-                for (uint32_t c = c0; c < c0 + 8; ++c) out[c * kTileDim + r] = in[r * kTileDim + c];
+#if defined(__AVX512F__)
+    for (uint32_t br = 0; br < kTileDim; br += 16)
+        for (uint32_t bc = 0; bc < kTileDim; bc += 16) {
+            __m512 r[16], t[16];
+            for (uint32_t i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(in + (br + i) * kTileDim + bc);
+            // round 1: interleave 32-bit elements of row pairs
+            for (uint32_t i = 0; i < 16; i += 2) {
+                t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+                t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+            }
+            // round 2: interleave 64-bit pairs of rows i, i+2
+            for (uint32_t i = 0; i < 16; i += 4)
+                for (uint32_t j = 0; j < 2; ++j) {
+                    r[i + j] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
+                    r[i + j + 2] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
+                }
+            // round 3: 128-bit lanes of rows i, i+4
+            for (uint32_t i = 0; i < 16; i += 8)
+                for (uint32_t j = 0; j < 4; ++j) {
+                    t[i + j] = _mm512_shuffle_f32x4(r[i + j], r[i + j + 4], 0x88);
+                    t[i + j + 4] = _mm512_shuffle_f32x4(r[i + j], r[i + j + 4], 0xdd);
+                }
+            // round 4: 128-bit lanes of rows i, i+8
+            for (uint32_t j = 0; j < 8; ++j) {
+                r[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
+                r[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xdd);
+            }
+            // r[k] now holds a permuted column; store each to its transposed row.
+            static constexpr uint32_t kRowOf[16] = {0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15};
+            for (uint32_t k = 0; k < 16; ++k) _mm512_storeu_ps(out + (bc + kRowOf[k]) * kTileDim + br, r[k]);
+        }
+#else
+    for (uint32_t r = 0; r < kTileDim; ++r)
+        for (uint32_t c = 0; c < kTileDim; ++c) out[c * kTileDim + r] = in[r * kTileDim + c];
+#endif
 }
 
 void check_fidelity(const char* fn, MathFidelity f) {
