@@ -40,12 +40,16 @@ constexpr uint32_t face_index(uint32_t r, uint32_t c) {
 void unpack_tile(DataFormat fmt, const void* l1, float* out, bool tf32_src = false);
 
 // Writes a row-major fp32 tile into L1 in format `fmt` with the packer's conversion:
-// to Float16_b round to nearest, ties away from zero, denormals flushed, −0 → +0, NaN → +inf
-// (sign kept for inf); Float16 likewise; Float32 bit-exact; Bfp8_b one shared exponent per 16
-// datums of a face row; integer formats bit copy / narrow.
+// to Float16_b round to nearest, ties away from zero, denormals and −0 → +0, NaN → inf of the
+// NaN's sign; Float16 rounds likewise to 10 mantissa bits, then saturates at 0x7fff (Tensix
+// FP16 max 131008; inf too) and flushes below 2^-14; Float32 bit-exact; Bfp8_b one shared
+// exponent per 16 datums of a face row; UInt16/UInt8 keep the low bits. Other formats throw
+// Error(Unsupported). Every rule and its source: docs/numerics.md §3.
 void pack_tile(DataFormat fmt, const float* in, void* l1);
 
-// The rounding a 16-bit DST applies to a value written into it. `fmt` is Float16_b or Float16.
+// The rounding a 16-bit DST applies to a value written into it. `fmt` is Float16_b or Float16
+// (else Error(Unsupported)). Results in the denormal range become signed zeros; a Float16 DST
+// saturates at ±131008 and has no NaN/inf (docs/numerics.md §4).
 void dest16_round(DataFormat fmt, float* t, Rounding r);
 
 // ---- FPU (matrix engine) ---------------------------------------------------------------------
