@@ -275,6 +275,9 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
         f.ctx = std::move(f.ctx).resume();
     } else {
         // The kernel faulted; its stack is abandoned (the fiber handle was emptied by resume()).
+        // `sched` still names this scheduler's stale context: leak it, never destroy it (that
+        // would try to unwind a stack that no longer exists).
+        new ctx::fiber(std::move(f.sched));
         f.crashed = f.finished = true;
         Launch& L = *t_launch;
         std::ostringstream os;

@@ -144,6 +144,7 @@ struct InterleavedPow2AddrGenFast {
 
 // Generic page → NoC address for any address generator or TensorAccessor.
 template <typename AddrGen>
+    requires requires(const AddrGen& g) { g.get_noc_addr(0u, 0u, uint8_t(0)); }
 inline uint64_t get_noc_addr(uint32_t id, const AddrGen& s, uint32_t offset = 0, uint8_t noc = noc_index) {
     return s.get_noc_addr(id, offset, noc);
 }

@@ -1,0 +1,437 @@
+// One test per emulator check: a small kernel that breaks one hardware rule, and the error it
+// must produce (status, kernel name, core, processor, object). After every failure the device
+// keeps working.
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "emu_test_util.hpp"
+
+using namespace emu_test;
+
+namespace {
+
+struct Fixture : ::testing::Test {
+    Device dev{preset("wormhole-n150")};
+
+    // Builds a program from kernels + CBs, sets args on core (0,0), runs it; returns the error.
+    Error fails(std::vector<KernelSpec> kernels, std::vector<CircularBufferSpec> cbs,
+                std::vector<std::vector<uint32_t>> args = {}) {
+        ProgramSpec s;
+        s.kernels = std::move(kernels);
+        s.cbs = std::move(cbs);
+        auto p = dev.program_create(s);
+        for (size_t k = 0; k < args.size(); ++k) dev.program_set_runtime_args(p, uint32_t(k), {0, 0}, args[k]);
+        auto err = run(dev, p);
+        EXPECT_TRUE(err.has_value()) << "the program should have failed";
+        still_works();
+        return err ? *err : Error(ErrorStatus::Internal, "(no error)");
+    }
+
+    // A good program still runs correctly after the failure.
+    void still_works() {
+        auto out = dev.buffer_create(64, 64);
+        ProgramSpec s;
+        s.cbs = {cb(0, 1, one_core(), DataFormat::Float16_b, 64)};
+        s.kernels = {dm0("sanity", R"(
+void kernel_main() {
+    uint32_t l1 = get_write_ptr(0);
+    *reinterpret_cast<volatile uint32_t*>(l1) = get_arg_val<uint32_t>(0) * 3;
+    noc_async_write(l1, get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(1), 64}), 64);
+    noc_async_write_barrier();
+})", one_core())};
+        auto p = dev.program_create(s);
+        dev.program_set_runtime_args(p, 0, {0, 0}, {14, out.address});
+        auto err = run(dev, p);
+        ASSERT_FALSE(err) << err->what();
+        uint32_t v = 0;
+        dev.buffer_read(out.id, &v, 4);
+        EXPECT_EQ(v, 42u);
+        dev.buffer_free(out.id);
+        dev.program_free(p);
+    }
+};
+
+void expect_names(const Error& e, ErrorStatus status, std::initializer_list<const char*> parts) {
+    EXPECT_EQ(e.status(), status) << e.what();
+    for (const char* p : parts) EXPECT_TRUE(contains(e.message(), p)) << "missing '" << p << "' in: " << e.message();
+}
+
+}  // namespace
+
+TEST_F(Fixture, DeadlockListsWhatEveryFiberWaitsOn) {
+    auto e = fails({dm0("consumer", "void kernel_main() { cb_wait_front(16, 1); cb_pop_front(16, 1); }", one_core()),
+                    dm1("producer", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core())},
+                   {cb(16, 2, one_core()), cb(0, 2, one_core())});
+    // The producer finishes after pushing into cb 0 (which nobody pops); the consumer waits forever.
+    expect_names(e, ErrorStatus::Deadlock,
+                 {"deadlock", "core (0,0) BRISC [consumer]: cb_wait_front(cb 16, need 1, have 0)",
+                  "core (0,0) NCRISC [producer]: finished"});
+}
+
+TEST_F(Fixture, DeadlockAcrossComputeRoles) {
+    // Compute waits for a tile nobody sends: UNPACK blocks, MATH blocks on the operand queue.
+    auto e = fails({compute("stuck", R"(
+void kernel_main() {
+    copy_tile_init(0);
+    cb_wait_front(0, 1);
+    tile_regs_acquire();
+    copy_tile(0, 0, 0);
+    tile_regs_commit();
+    cb_pop_front(0, 1);
+})", one_core())},
+                   {cb(0, 2, one_core())});
+    expect_names(e, ErrorStatus::Deadlock,
+                 {"TRISC0 (UNPACK) [stuck]: cb_wait_front(cb 0, need 1, have 0)", "TRISC1 (MATH) [stuck]: MATH waiting for UNPACK",
+                  "TRISC2 (PACK) [stuck]: finished"});
+}
+
+TEST_F(Fixture, CbOverReservation) {
+    auto e = fails({dm0("greedy", "void kernel_main() { cb_reserve_back(0, 3); }", one_core())}, {cb(0, 2, one_core())});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'greedy' on core (0,0) BRISC", "cb_reserve_back(cb 0, 3)", "more pages than the CB holds (2)"});
+}
+
+TEST_F(Fixture, CbWaitForMoreThanCapacity) {
+    auto e = fails({dm0("greedy", "void kernel_main() { cb_wait_front(0, 5); }", one_core())}, {cb(0, 4, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"cb_wait_front(cb 0, 5)", "more pages than the CB holds (4)"});
+}
+
+TEST_F(Fixture, CbOverrunAtTheEnd) {
+    // 3-page CB, pushes of 2: the second reservation starts at page 2 and crosses the end.
+    auto e = fails({dm0("producer", R"(
+void kernel_main() {
+    for (int i = 0; i < 2; ++i) { cb_reserve_back(0, 2); cb_push_back(0, 2); }
+})", one_core()),
+                    dm1("consumer", R"(
+void kernel_main() {
+    for (int i = 0; i < 2; ++i) { cb_wait_front(0, 2); cb_pop_front(0, 2); }
+})", one_core())},
+                   {cb(0, 3, one_core())});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'producer' on core (0,0) BRISC", "cb_reserve_back(cb 0, 2)", "at page 2", "crosses the end",
+                  "overrun"});
+}
+
+TEST_F(Fixture, NonCumulativeWaitThenBigPop) {
+    auto e = fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 4); cb_push_back(0, 4); }", one_core()),
+                    dm1("consumer", "void kernel_main() { cb_wait_front(0, 1); cb_wait_front(0, 1); cb_pop_front(0, 2); }",
+                        one_core())},
+                   {cb(0, 4, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"NCRISC", "cb_pop_front(cb 0, 2)", "more pages than were waited for"});
+}
+
+TEST_F(Fixture, DirtyCbAtKernelExit) {
+    auto e = fails({dm0("forgetful", "void kernel_main() { cb_reserve_back(0, 1); }", one_core())}, {cb(0, 2, one_core())});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'forgetful' on core (0,0) BRISC", "kernel exit with cb 0 dirty", "reserved", "never pushed"});
+    e = fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 2); cb_push_back(0, 2); }", one_core()),
+               dm1("consumer", "void kernel_main() { cb_wait_front(0, 2); cb_pop_front(0, 1); }", one_core())},
+              {cb(0, 2, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'consumer' on core (0,0) NCRISC", "cb 0 dirty", "never popped"});
+}
+
+TEST_F(Fixture, PagesLeftInCbAtProgramEnd) {
+    auto e = fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core())},
+                   {cb(0, 2, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"core (0,0)", "program end cb 0 still holds 1 pages", "BRISC", "dirty CB"});
+}
+
+TEST_F(Fixture, TwoProducersOnOneCb) {
+    auto e = fails({dm0("a", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core()),
+                    dm1("b", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core())},
+                   {cb(0, 4, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"cb 0", "producer is BRISC", "only one processor may push"});
+}
+
+TEST_F(Fixture, MissingReadBarrierBeforePush) {
+    auto in = dev.buffer_create(2048, 2048);
+    auto e = fails({dm0("reader", R"(
+void kernel_main() {
+    cb_reserve_back(0, 1);
+    noc_async_read_page(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, get_write_ptr(0));
+    cb_push_back(0, 1);
+    noc_async_read_barrier();
+})", one_core()),
+                    dm1("sink", "void kernel_main() { cb_wait_front(0, 1); cb_pop_front(0, 1); }", one_core())},
+                   {cb(0, 2, one_core())}, {{in.address}});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'reader' on core (0,0) BRISC", "cb_push_back(cb 0, 1)", "missing noc_async_read_barrier"});
+}
+
+TEST_F(Fixture, MissingWriteBarrierBeforePop) {
+    auto out = dev.buffer_create(2048, 2048);
+    auto e = fails({dm0("src", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core()),
+                    dm1("writer", R"(
+void kernel_main() {
+    cb_wait_front(0, 1);
+    noc_async_write_page(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, get_read_ptr(0));
+    cb_pop_front(0, 1);
+    noc_async_write_barrier();
+})", one_core())},
+                   {cb(0, 2, one_core())}, {{}, {out.address}});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'writer' on core (0,0) NCRISC", "cb_pop_front(cb 0, 1)", "missing noc_async_write_barrier"});
+}
+
+TEST_F(Fixture, TransfersOutstandingAtKernelExit) {
+    auto in = dev.buffer_create(2048, 2048);
+    auto e = fails({dm0("reader", R"(
+void kernel_main() {
+    noc_async_read(get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}), get_write_ptr(0), 2048);
+})", one_core())},
+                   {cb(0, 1, one_core())}, {{in.address}});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel exit with 1 NoC reads", "missing noc_async_read_barrier"});
+}
+
+TEST_F(Fixture, HeldBackReadDataIsStaleWithoutBarrier) {
+    // Without the barrier the data has not landed yet (deterministic mode holds reads back).
+    auto in = dev.buffer_create(2048, 2048), out = dev.buffer_create(2048, 2048);
+    std::vector<uint32_t> ones(512, 0x01010101u), got(512);
+    dev.buffer_write(in.id, ones.data(), 2048);
+    ProgramSpec s;
+    s.cbs = {cb(0, 1, one_core())};
+    s.kernels = {dm0("racy", R"(
+void kernel_main() {
+    uint32_t l1 = get_write_ptr(0);
+    *reinterpret_cast<volatile uint32_t*>(l1) = 7;
+    noc_async_read(get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}), l1, 2048);
+    uint32_t seen = *reinterpret_cast<volatile uint32_t*>(l1);   // too early: no barrier yet
+    noc_async_read_barrier();
+    *reinterpret_cast<volatile uint32_t*>(l1) = seen;
+    noc_async_write(l1, get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(1), 2048}), 2048);
+    noc_async_write_barrier();
+})", one_core())};
+    auto p = dev.program_create(s);
+    dev.program_set_runtime_args(p, 0, {0, 0}, {in.address, out.address});
+    ASSERT_FALSE(run(dev, p));
+    dev.buffer_read(out.id, got.data(), 2048);
+    EXPECT_EQ(got[0], 7u);           // the value before the read landed
+    EXPECT_EQ(got[1], 0x01010101u);  // the rest landed at the barrier
+}
+
+TEST_F(Fixture, NocMisalignment) {
+    auto in = dev.buffer_create(4096, 2048);
+    auto e = fails({dm0("skewed", R"(
+void kernel_main() {
+    uint64_t src = get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}) + 4;
+    noc_async_read(src, get_write_ptr(0), 64);
+    noc_async_read_barrier();
+})", one_core())},
+                   {cb(0, 1, one_core())}, {{in.address}});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'skewed' on core (0,0) BRISC", "noc_async_read", "misaligned",
+                                               "modulo 32 B (DRAM alignment)"});
+}
+
+TEST_F(Fixture, OutOfBoundsDram) {
+    auto in = dev.buffer_create(2 * 2048, 2048);  // pages 0 and 1 only
+    auto e = fails({dm0("oob", R"(
+void kernel_main() {
+    noc_async_read_page(24, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, get_write_ptr(0));
+    noc_async_read_barrier();
+})", one_core())},
+                   {cb(0, 1, one_core())}, {{in.address}});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'oob' on core (0,0) BRISC", "DRAM bank 0", "not inside any live buffer",
+                                               "out of bounds"});
+}
+
+TEST_F(Fixture, OutOfBoundsL1) {
+    auto in = dev.buffer_create(2048, 2048);
+    auto e = fails({dm1("oob", R"(
+void kernel_main() {
+    uint32_t past_end = get_write_ptr(0) + 1499136;
+    noc_async_read_page(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, past_end);
+    noc_async_read_barrier();
+})", one_core())},
+                   {cb(0, 1, one_core())}, {{in.address}});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'oob' on core (0,0) NCRISC", "outside this core's L1", "out of bounds"});
+}
+
+TEST_F(Fixture, NocToNowhere) {
+    auto e = fails({dm0("lost", R"(
+void kernel_main() {
+    noc_async_read(get_noc_addr(60, 60, get_write_ptr(0)), get_write_ptr(0), 64);
+    noc_async_read_barrier();
+})", one_core())},
+                   {cb(0, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"(60,60)", "neither a worker core nor a DRAM bank"});
+}
+
+TEST_F(Fixture, MulticastWithWrongDestinationCount) {
+    CoreRangeSet two{CoreRange{{0, 0}, {1, 0}}};
+    auto e = fails({dm0("mcast", R"(
+void kernel_main() {
+    if (get_absolute_logical_x() != 0) return;
+    uint32_t l1 = get_write_ptr(0);
+    // Cores (0,0) and (1,0): excluding the sender that is 1 destination, not 2.
+    uint64_t dst = get_noc_multicast_addr(my_x[noc_index], my_y[noc_index], my_x[noc_index] + 1, my_y[noc_index], l1);
+    noc_async_write_multicast(l1, dst, 64, 2);
+    noc_async_write_barrier();
+})", two)},
+                   {cb(0, 1, two)});
+    expect_names(e, ErrorStatus::KernelFault, {"noc_async_write_multicast", "num_dests is 2", "holds 1 destination"});
+}
+
+TEST_F(Fixture, RuntimeArgIndexOutOfRange) {
+    auto e = fails({dm0("args", "void kernel_main() { (void)get_arg_val<uint32_t>(3); }", one_core())}, {}, {{1}});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'args' on core (0,0) BRISC", "get_arg_val(3)", "index out of range (1 runtime args"});
+}
+
+TEST_F(Fixture, TooManyRuntimeArgs) {
+    ProgramSpec s;
+    s.kernels = {dm0("k", "void kernel_main() {}", one_core())};
+    auto p = dev.program_create(s);
+    dev.program_set_runtime_args(p, 0, {0, 0}, std::vector<uint32_t>(341, 1));
+    auto e = catch_error([&] { dev.program_set_runtime_args(p, 0, {0, 0}, std::vector<uint32_t>(342, 1)); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"kernel 'k'", "core (0,0)", "342 unique", "limit of 341"});
+    dev.program_set_common_runtime_args(p, 0, {});
+    e = catch_error([&] { dev.program_set_common_runtime_args(p, 0, {1}); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"kernel 'k'", "1 common", "341"});
+}
+
+TEST_F(Fixture, DeviceApiErrors) {
+    ProgramSpec s;
+    s.kernels = {dm0("k", "void kernel_main() {}", one_core())};
+    auto e = catch_error([&] { dev.program_launch(77); });
+    expect_names(e, ErrorStatus::KernelLaunch, {"unknown program id 77"});
+    // Core range outside the 8x8 grid.
+    s.kernels[0].cores = {CoreRange{{0, 0}, {8, 0}}};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"kernel 'k'", "(0,0)-(8,0)", "outside the 8x8 grid"});
+    // CB index beyond the 32 CBs of a Wormhole.
+    s.kernels[0].cores = one_core();
+    s.cbs = {cb(32, 1, one_core())};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"circular buffer 32", "beyond the 32 circular buffers"});
+    // Page size not a multiple of 4.
+    s.cbs = {cb(0, 1, one_core(), DataFormat::Float16_b, 2046)};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"circular buffer 0", "2046", "multiple of 4"});
+    // L1 overflow by circular buffers.
+    s.cbs = {cb(0, 400, one_core()), cb(1, 400, one_core())};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::InvalidArgument,
+                 {"circular buffers on core (0,0)", "grow to", "beyond the L1 size of 1499136 B", "circular buffer 1"});
+    // Two data-movement kernels on one processor.
+    s.cbs = {};
+    s.kernels = {dm0("a", "void kernel_main() {}", one_core()), dm0("b", "void kernel_main() {}", one_core())};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"'a' and 'b' both run on BRISC", "core (0,0)"});
+    // Args for a core the kernel does not run on.
+    s.kernels = {dm0("a", "void kernel_main() {}", one_core())};
+    auto p = dev.program_create(s);
+    e = catch_error([&] { dev.program_set_runtime_args(p, 0, {3, 3}, {1}); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"kernel 'a' does not run on core (3,3)"});
+    e = catch_error([&] { dev.program_set_runtime_args(p, 5, {0, 0}, {1}); });
+    expect_names(e, ErrorStatus::InvalidArgument, {"has no kernel 5"});
+    still_works();
+}
+
+TEST_F(Fixture, DstIndexBeyondCapacity) {
+    auto e = fails({dm0("feed", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core()),
+                    compute("wide", R"(
+void kernel_main() {
+    copy_tile_init(0);
+    cb_wait_front(0, 1);
+    tile_regs_acquire();
+    copy_tile(0, 0, 8);
+    tile_regs_commit();
+    cb_pop_front(0, 1);
+})", one_core())},
+                   {cb(0, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'wide' on core (0,0) TRISC1 (MATH)", "DST index 8",
+                                               "capacity of 8 tiles (16-bit DST, half sync)"});
+}
+
+TEST_F(Fixture, DstCapacityFollowsFp32Mode) {
+    auto k = compute("wide32", R"(
+void kernel_main() {
+    tile_regs_acquire();
+    fill_tile_init();
+    fill_tile(4, 1.0f);
+    tile_regs_commit();
+})", one_core());
+    k.compute.fp32_dest_acc_en = true;
+    auto e = fails({k}, {});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC1 (MATH)", "DST index 4", "capacity of 4 tiles (fp32 DST, half sync)"});
+}
+
+TEST_F(Fixture, DstUseOutsideStateMachine) {
+    auto e = fails({compute("no_acquire", "void kernel_main() { fill_tile_init(); fill_tile(0, 2.0f); }", one_core())}, {});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'no_acquire'", "TRISC1 (MATH)", "outside tile_regs_acquire"});
+    e = fails({compute("no_wait", R"(
+void kernel_main() {
+    cb_reserve_back(16, 1);
+    pack_tile(0, 16);
+    cb_push_back(16, 1);
+})", one_core())},
+              {cb(16, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'no_wait'", "TRISC2 (PACK)", "pack_tile(0, cb 16)",
+                                               "outside tile_regs_wait"});
+    e = fails({compute("no_commit", "void kernel_main() { tile_regs_acquire(); tile_regs_acquire(); }", one_core())}, {});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC1 (MATH)", "already acquired"});
+}
+
+TEST_F(Fixture, PackBeyondReservation) {
+    auto e = fails({compute("overpack", R"(
+void kernel_main() {
+    cb_reserve_back(16, 1);
+    tile_regs_acquire(); fill_tile_init(); fill_tile(0, 1.0f); fill_tile(1, 2.0f); tile_regs_commit();
+    tile_regs_wait(); pack_tile(0, 16); pack_tile(1, 16); tile_regs_release();
+    cb_push_back(16, 1);
+})", one_core())},
+                   {cb(16, 2, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC2 (PACK)", "pack_tile(1, cb 16)", "writes page 1",
+                                               "only 1 pages are reserved"});
+}
+
+TEST_F(Fixture, KernelCrashIsReported) {
+    if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns SIGSEGV";
+    auto e = fails({dm1("wild", R"(
+void kernel_main() {
+    volatile uint32_t* p = reinterpret_cast<volatile uint32_t*>(uintptr_t(get_arg_val<uint32_t>(0)));
+    *p = 1;
+})", one_core())},
+                   {}, {{16}});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'wild' on core (0,0) NCRISC", "crashed with", "at address 0x10", "null pointer"});
+    // A second crash in the same device, on another processor and core.
+    auto e2 = fails({dm0("runaway", R"(
+void kernel_main() {
+    volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(uintptr_t(get_write_ptr(0)));
+    for (uint32_t i = 0;; i += 4096) p[i] = 1;   // runs off the end of L1
+})", one_core())},
+                    {cb(0, 1, one_core())});
+    expect_names(e2, ErrorStatus::KernelFault, {"kernel 'runaway' on core (0,0) BRISC", "crashed with", "beyond the end of L1"});
+}
+
+TEST_F(Fixture, MutableGlobalsAreRefused) {
+    ProgramSpec s;
+    s.kernels = {dm0("stateful", "uint32_t counter;\nvoid kernel_main() { counter++; }", one_core())};
+    auto e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::Unsupported, {"Unsupported:", "kernel 'stateful'", "counter", "shared by every core"});
+    s.kernels = {dm0("static_local", "void kernel_main() { static int calls = 0; ++calls; }", one_core())};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::Unsupported, {"kernel 'static_local'", "calls"});
+    // Constants are fine.
+    s.kernels = {dm0("consts", "constexpr uint32_t k[] = {1, 2};\nconst char* const names[] = {\"a\"};\n"
+                               "void kernel_main() { (void)k; (void)names; }",
+                     one_core())};
+    EXPECT_NO_THROW(dev.program_create(s));
+}
+
+TEST_F(Fixture, CompileErrorsCarryTheCompilerMessage) {
+    ProgramSpec s;
+    s.kernels = {dm0("broken", "void kernel_main() { this_does_not_exist(); }", one_core())};
+    auto e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::KernelCompilation, {"kernel 'broken'", "this_does_not_exist"});
+    s.kernels = {dm0("ct", "void kernel_main() { (void)get_compile_time_arg_val(2); }", one_core(), {1, 2})};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::KernelCompilation, {"compile-time arg index"});
+}
+
+TEST_F(Fixture, UnknownSemaphore) {
+    auto e = fails({dm0("sem", "void kernel_main() { (void)get_semaphore(3); }", one_core())}, {});
+    expect_names(e, ErrorStatus::KernelFault, {"get_semaphore(3)", "no semaphore 3"});
+}
