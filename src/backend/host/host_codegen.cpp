@@ -1,0 +1,654 @@
+// Kernel IR → C++ for the host. See host_codegen.hpp for the shape of the generated code.
+#include "backend/host/host_codegen.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "backend/host/host_preamble.hpp"
+#include "core/error.hpp"
+
+namespace zyx::backend::host {
+
+using kernel::Kernel;
+using kernel::Node;
+using kernel::Op;
+using kernel::View;
+using kernel::ViewLayer;
+
+namespace {
+
+// Work (elements × reduced elements) below which a kernel runs on one thread.
+constexpr int64_t kParallelWork = 1 << 15;
+// Tasks the global loop is cut into when there are few rows (so every thread gets work).
+constexpr int64_t kTargetTasks = 64;
+
+std::string ctype(DType t) {  // carrier type: what a value lives in inside the kernel
+    switch (t) {
+        case DType::f64: return "double";
+        case DType::f32: case DType::f16: case DType::bf16: return "float";
+        case DType::i8: return "int8_t";
+        case DType::i16: return "int16_t";
+        case DType::i32: return "int32_t";
+        case DType::i64: return "int64_t";
+        case DType::u8: return "uint8_t";
+        case DType::u16: return "uint16_t";
+        case DType::u32: return "uint32_t";
+        case DType::u64: return "uint64_t";
+        case DType::bool_: return "bool";
+    }
+    return "?";
+}
+std::string mtype(DType t) {  // memory type: what a buffer element is
+    if (t == DType::f16 || t == DType::bf16) return "uint16_t";
+    if (t == DType::bool_) return "uint8_t";
+    return ctype(t);
+}
+bool is_f32_carrier(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+
+// C literal of raw bits of dtype t, as its carrier type.
+std::string literal(DType t, uint64_t bits) {
+    char buf[64];
+    if (dtype_is_float(t)) {
+        double v = kernel::double_from_bits(t, bits);
+        bool f = t != DType::f64;
+        if (std::isnan(v)) return f ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
+        if (std::isinf(v)) return std::string(v < 0 ? "-" : "") + (f ? "__builtin_inff()" : "__builtin_inf()");
+        std::snprintf(buf, sizeof buf, f ? "%af" : "%a", v);
+        return buf;
+    }
+    if (t == DType::bool_) return (bits & 0xff) ? "true" : "false";
+    size_t n = dtype_size(t);
+    uint64_t masked = n == 8 ? bits : bits & ((uint64_t(1) << (8 * n)) - 1);
+    std::snprintf(buf, sizeof buf, "((%s)0x%llxull)", ctype(t).c_str(), (unsigned long long)masked);
+    return buf;
+}
+
+// Raw bits of the identity of a reduce (0, 1, lowest, highest) for dtype t.
+uint64_t identity_bits(Op op, DType t) {
+    bool is_max = op == Op::reduce_max;
+    if (op == Op::reduce_sum) return kernel::bits_from_int(t, 0);
+    if (op == Op::reduce_prod) return kernel::bits_from_int(t, 1);
+    if (dtype_is_float(t)) return kernel::bits_from_double(t, is_max ? -INFINITY : INFINITY);
+    if (t == DType::bool_) return is_max ? 0 : 1;
+    unsigned bits = unsigned(8 * dtype_size(t));
+    uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    if (dtype_is_unsigned_int(t)) return is_max ? 0 : all;
+    uint64_t min_bits = uint64_t(1) << (bits - 1);
+    return is_max ? min_bits : min_bits - 1;
+}
+
+std::string fname(const char* base, DType t) { return std::string(base) + (t == DType::f64 ? "" : "f"); }
+
+struct Codegen {
+    const Kernel& k;
+    std::ostringstream& os;
+    size_t G = 0, R = 0;
+    std::vector<uint8_t> level;
+    std::vector<bool> needed;       // reachable from an output
+    std::vector<bool> varies_last;  // depends on the last global axis
+    MatmulPlan mm;
+    int par_axis = -1;              // reduce axis split across threads (few outputs, big reduce)
+
+    Codegen(const Kernel& kk, std::ostringstream& o) : k(kk), os(o) {}
+
+    // (Built with += rather than "x" + to_string(): GCC 12 warns falsely on the latter.)
+    std::string var(size_t axis) const {
+        std::string s(axis < G ? "i" : "r");
+        s += std::to_string(axis < G ? axis : axis - G);
+        return s;
+    }
+    std::string n(int i) const {
+        std::string s("n");
+        s += std::to_string(i);
+        return s;
+    }
+    DType dt(int i) const { return k.nodes[size_t(i)].dtype; }
+
+    // Offset/validity of one layer for index variables `vars`.
+    static std::string layer_offset(const ViewLayer& l, const std::vector<std::string>& vars) {
+        std::string s = std::to_string(l.offset);
+        for (size_t d = 0; d < l.shape.size(); ++d)
+            if (l.strides[d] != 0 && l.shape[d] != 1) s += " + " + vars[d] + " * " + std::to_string(l.strides[d]);
+        return "(" + s + ")";
+    }
+    static std::string layer_valid(const ViewLayer& l, const std::vector<std::string>& vars) {
+        std::string s;
+        if (!l.has_mask()) return s;
+        for (size_t d = 0; d < l.shape.size(); ++d) {
+            if (l.mask_begin[d] > 0 || l.mask_begin[d] >= l.mask_end[d])
+                s += std::string(s.empty() ? "" : " & ") + "(" + vars[d] + " >= " + std::to_string(l.mask_begin[d]) + ")";
+            if (l.mask_end[d] < l.shape[d] || l.mask_begin[d] >= l.mask_end[d])
+                s += std::string(s.empty() ? "" : " & ") + "(" + vars[d] + " < " + std::to_string(l.mask_end[d]) + ")";
+        }
+        return s;
+    }
+
+    // Emits statements computing the element offset (and validity) of `v` at the current index;
+    // returns {offset expression, validity expression or ""}.
+    std::pair<std::string, std::string> emit_view(const View& v, const std::string& tag, const std::string& ind) {
+        std::vector<std::string> vars;
+        for (size_t d = 0; d < v.rank(); ++d) vars.push_back(var(d));
+        const ViewLayer& top = v.layers.back();
+        if (v.layers.size() == 1) return {layer_offset(top, vars), layer_valid(top, vars)};
+        std::string off = "zo" + tag, ok = "zv" + tag;
+        std::string tv = layer_valid(top, vars);
+        os << ind << "int64_t " << off << " = " << layer_offset(top, vars) << ";\n";
+        os << ind << "bool " << ok << " = " << (tv.empty() ? "true" : tv) << ";\n";
+        for (size_t li = v.layers.size() - 1; li-- > 0;) {
+            const ViewLayer& l = v.layers[li];
+            std::vector<std::string> lv;
+            os << ind << "{\n" << ind << "  int64_t zq = " << off << ";\n";
+            for (size_t d = l.shape.size(); d-- > 0;) {
+                std::string name = "zj" + std::to_string(d);
+                os << ind << "  const int64_t " << name << " = zq % " << std::max<int64_t>(l.shape[d], 1)
+                   << "; zq /= " << std::max<int64_t>(l.shape[d], 1) << ";\n";
+            }
+            for (size_t d = 0; d < l.shape.size(); ++d) lv.push_back("zj" + std::to_string(d));
+            std::string lvv = layer_valid(l, lv);
+            if (!lvv.empty()) os << ind << "  " << ok << " = " << ok << " & " << lvv << ";\n";
+            os << ind << "  " << off << " = " << layer_offset(l, lv) << ";\n" << ind << "}\n";
+        }
+        return {off, ok};
+    }
+
+    std::string load_value(DType t, const std::string& ptr, const std::string& off) {
+        std::string e = ptr + "[" + off + "]";
+        if (t == DType::f16) return "zx_f16_to_f32(" + e + ")";
+        if (t == DType::bf16) return "zx_bf16_to_f32(" + e + ")";
+        if (t == DType::bool_) return "(" + e + " != 0)";
+        return e;
+    }
+
+    std::string cast_expr(DType from, DType to, const std::string& a) {
+        if (from == to) return a;
+        if (to == DType::bool_) return "(" + a + " != 0)";
+        std::string x = from == DType::bool_ ? "(" + a + " ? 1 : 0)" : a;
+        if (dtype_is_float(to)) {
+            if (to == DType::f64) return "((double)" + x + ")";
+            std::string f = is_f32_carrier(from) ? x : "((float)" + x + ")";
+            if (to == DType::f16) return "zx_round_f16(" + f + ")";
+            if (to == DType::bf16) return "zx_round_bf16(" + f + ")";
+            return f;
+        }
+        if (dtype_is_float(from)) return "zx_ftoi_" + std::string(dtype_name(to)) + "((double)" + x + ")";
+        return "((" + ctype(to) + ")" + x + ")";
+    }
+
+    std::string bitcast_expr(DType from, DType to, const std::string& a) {
+        std::string bits = from == DType::f16 ? "zx_f32_to_f16(" + a + ")"
+                           : from == DType::bf16 ? "zx_f32_to_bf16(" + a + ")" : a;
+        if (to == DType::f16) return "zx_f16_to_f32(zx_bitcast<uint16_t>(" + bits + "))";
+        if (to == DType::bf16) return "zx_bf16_to_f32(zx_bitcast<uint16_t>(" + bits + "))";
+        return "zx_bitcast<" + ctype(to) + ">(" + bits + ")";
+    }
+
+    std::string unary_expr(Op op, DType t, const std::string& a) {
+        bool f = dtype_is_float(t);
+        std::string one = t == DType::f64 ? "1.0" : "1.0f", zero = t == DType::f64 ? "0.0" : "0.0f";
+        if (op == Op::logical_not) return "(" + a + " == 0)";
+        if (t == DType::bool_) return "(!" + a + ")";  // bit_not
+        if (f) {
+            switch (op) {
+                case Op::neg: return "(-" + a + ")";
+                case Op::exp: return fname("exp", t) + "(" + a + ")";
+                case Op::exp2: return fname("exp2", t) + "(" + a + ")";
+                case Op::log: return fname("log", t) + "(" + a + ")";
+                case Op::log2: return fname("log2", t) + "(" + a + ")";
+                case Op::sqrt: return fname("sqrt", t) + "(" + a + ")";
+                case Op::rsqrt: return "(" + one + " / " + fname("sqrt", t) + "(" + a + "))";
+                case Op::recip: return "(" + one + " / " + a + ")";
+                case Op::sin: return fname("sin", t) + "(" + a + ")";
+                case Op::cos: return fname("cos", t) + "(" + a + ")";
+                case Op::tanh: return fname("tanh", t) + "(" + a + ")";
+                case Op::sigmoid: return "(" + one + " / (" + one + " + " + fname("exp", t) + "(-" + a + ")))";
+                case Op::relu: return "(" + a + " < " + zero + " ? " + zero + " : " + a + ")";
+                case Op::abs: return fname("fabs", t) + "(" + a + ")";
+                case Op::floor: return fname("floor", t) + "(" + a + ")";
+                case Op::ceil: return fname("ceil", t) + "(" + a + ")";
+                case Op::round: return fname("rint", t) + "(" + a + ")";
+                case Op::sign:
+                    return "(" + a + " > " + zero + " ? " + one + " : (" + a + " < " + zero + " ? -" + one + " : " + a + "))";
+                default: break;
+            }
+        } else {
+            std::string T = ctype(t);
+            bool s = dtype_is_signed_int(t);
+            switch (op) {
+                case Op::neg: return "zx_neg(" + a + ")";
+                case Op::abs: return "zx_abs(" + a + ")";
+                case Op::floor: case Op::ceil: case Op::round: return a;
+                case Op::bit_not: return "((" + T + ")~" + a + ")";
+                case Op::relu: return s ? "(" + a + " < 0 ? (" + T + ")0 : " + a + ")" : a;
+                case Op::sign:
+                    return s ? "(" + a + " > 0 ? (" + T + ")1 : (" + a + " < 0 ? (" + T + ")-1 : (" + T + ")0))"
+                             : "(" + a + " > 0 ? (" + T + ")1 : (" + T + ")0)";
+                default: break;
+            }
+        }
+        throw Error(ErrorStatus::Internal, "host codegen: no C form for " + std::string(kernel::op_name(op)) + " on " +
+                                               std::string(dtype_name(t)));
+    }
+
+    std::string binary_expr(Op op, DType t, const std::string& a, const std::string& b) {
+        switch (op) {
+            case Op::cmp_lt: return "(" + a + " < " + b + ")";
+            case Op::cmp_le: return "(" + a + " <= " + b + ")";
+            case Op::cmp_gt: return "(" + a + " > " + b + ")";
+            case Op::cmp_ge: return "(" + a + " >= " + b + ")";
+            case Op::cmp_eq: return "(" + a + " == " + b + ")";
+            case Op::cmp_ne: return "(" + a + " != " + b + ")";
+            case Op::logical_and: return "((" + a + " != 0) & (" + b + " != 0))";
+            case Op::logical_or: return "((" + a + " != 0) | (" + b + " != 0))";
+            default: break;
+        }
+        std::string T = ctype(t);
+        if (t == DType::bool_) {
+            switch (op) {
+                case Op::max: case Op::bit_or: return "(bool)(" + a + " | " + b + ")";
+                case Op::min: case Op::bit_and: return "(bool)(" + a + " & " + b + ")";
+                case Op::bit_xor: return "(" + a + " != " + b + ")";
+                default: break;
+            }
+        } else if (dtype_is_float(t)) {
+            switch (op) {
+                case Op::add: return "(" + a + " + " + b + ")";
+                case Op::sub: return "(" + a + " - " + b + ")";
+                case Op::mul: return "(" + a + " * " + b + ")";
+                case Op::div: return "(" + a + " / " + b + ")";
+                case Op::pow: return fname("pow", t) + "(" + a + ", " + b + ")";
+                case Op::mod: return fname("fmod", t) + "(" + a + ", " + b + ")";
+                case Op::max: return "zx_max(" + a + ", " + b + ")";
+                case Op::min: return "zx_min(" + a + ", " + b + ")";
+                default: break;
+            }
+        } else {
+            switch (op) {
+                case Op::add: return "zx_add(" + a + ", " + b + ")";
+                case Op::sub: return "zx_sub(" + a + ", " + b + ")";
+                case Op::mul: return "zx_mul(" + a + ", " + b + ")";
+                case Op::div: return "zx_div(" + a + ", " + b + ")";
+                case Op::pow: return "zx_pow(" + a + ", " + b + ")";
+                case Op::mod: return "zx_mod(" + a + ", " + b + ")";
+                case Op::max: return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
+                case Op::min: return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
+                case Op::bit_and: return "((" + T + ")(" + a + " & " + b + "))";
+                case Op::bit_or: return "((" + T + ")(" + a + " | " + b + "))";
+                case Op::bit_xor: return "((" + T + ")(" + a + " ^ " + b + "))";
+                case Op::shl: return "zx_shl(" + a + ", " + b + ")";
+                case Op::shr: return "zx_shr(" + a + ", " + b + ")";
+                default: break;
+            }
+        }
+        throw Error(ErrorStatus::Internal, "host codegen: no C form for " + std::string(kernel::op_name(op)) + " on " +
+                                               std::string(dtype_name(t)));
+    }
+
+    // Emits `const T nI = …;` for a non-reduce node.
+    void emit_value(int i, const std::string& ind) {
+        const Node& nd = k.nodes[size_t(i)];
+        std::string e;
+        auto s = [&](int j) { return n(nd.src[j]); };
+        switch (nd.op) {
+            case Op::load: {
+                const kernel::Input& in = k.inputs[nd.arg];
+                auto [off, ok] = emit_view(in.view, std::to_string(i), ind);
+                std::string v = load_value(in.dtype, "in" + std::to_string(nd.arg), off);
+                e = ok.empty() ? v : "(" + ok + " ? " + v + " : " + literal(in.dtype, in.pad_value) + ")";
+                break;
+            }
+            case Op::constant: e = literal(nd.dtype, nd.value); break;
+            case Op::scalar: e = "s" + std::to_string(nd.arg); break;
+            case Op::index: e = "((" + ctype(nd.dtype) + ")" + var(nd.arg) + ")"; break;
+            case Op::where: e = "(" + s(0) + " ? " + s(1) + " : " + s(2) + ")"; break;
+            case Op::cast: e = cast_expr(dt(nd.src[0]), nd.dtype, s(0)); break;
+            case Op::bitcast: e = bitcast_expr(dt(nd.src[0]), nd.dtype, s(0)); break;
+            default:
+                if (kernel::op_is_unary(nd.op)) e = unary_expr(nd.op, dt(nd.src[0]), s(0));
+                else e = binary_expr(nd.op, dt(nd.src[0]), s(0), s(1));
+        }
+        os << ind << "const " << ctype(nd.dtype) << " " << n(i) << " = " << e << ";\n";
+    }
+
+    // Combining step of a reduce; for float max/min also records NaNs in `nanflag`.
+    std::string combine(Op op, DType t, const std::string& acc, const std::string& x) {
+        bool f = dtype_is_float(t);
+        switch (op) {
+            case Op::reduce_sum: return f ? acc + " + " + x : t == DType::bool_ ? "" : "zx_add(" + acc + ", " + x + ")";
+            case Op::reduce_prod: return f ? acc + " * " + x : "zx_mul(" + acc + ", " + x + ")";
+            case Op::reduce_max:
+                if (t == DType::bool_) return "(bool)(" + acc + " | " + x + ")";
+                return "(" + x + " > " + acc + " ? " + x + " : " + acc + ")";
+            default:
+                if (t == DType::bool_) return "(bool)(" + acc + " & " + x + ")";
+                return "(" + x + " < " + acc + " ? " + x + " : " + acc + ")";
+        }
+    }
+    std::string simd_clause(Op op, DType t, const std::string& acc, bool nan) {
+        if (t == DType::bool_) return "";
+        std::string c;
+        switch (op) {
+            case Op::reduce_sum: c = "reduction(+:" + acc + ")"; break;
+            case Op::reduce_prod: c = "reduction(*:" + acc + ")"; break;
+            case Op::reduce_max: c = "reduction(max:" + acc + ")"; break;
+            default: c = "reduction(min:" + acc + ")";
+        }
+        if (nan) c += " reduction(|:" + acc + "_nan)";
+        return "#pragma omp simd " + c + "\n";
+    }
+
+    // Emits the loop nest of reduce node `i` into accumulator `acc` (already declared), with the
+    // axis `par_axis` limited to [zrb, zre) when that is set.
+    void emit_reduce_loops(int i, const std::string& acc, bool nan, const std::string& ind0, bool split) {
+        const Node& rd = k.nodes[size_t(i)];
+        std::vector<bool> body(k.nodes.size(), false);
+        body[size_t(rd.src[0])] = true;
+        for (size_t j = size_t(i); j-- > 0;) {
+            if (!body[j] || level[j] == 0) {
+                body[j] = body[j] && level[j] != 0;
+                continue;
+            }
+            for (int s = 0; s < kernel::op_arity(k.nodes[j].op); ++s) body[size_t(k.nodes[j].src[s])] = true;
+        }
+        std::string ind = ind0;
+        for (size_t d = G; d < G + R; ++d) {
+            bool inner = d + 1 == G + R;
+            std::string lo = "0", hi = std::to_string(k.shape[d]);
+            if (split && int(d) == par_axis) {
+                lo = "zrb";
+                hi = "zre";
+            }
+            if (inner) os << ind << simd_clause(rd.op, rd.dtype, acc, nan);
+            os << ind << "for (int64_t " << var(d) << " = " << lo << "; " << var(d) << " < " << hi << "; ++" << var(d)
+               << ") {\n";
+            ind += "  ";
+        }
+        for (size_t j = 0; j < size_t(i); ++j)
+            if (body[j]) emit_value(int(j), ind);
+        std::string x = n(rd.src[0]);
+        if (nan) os << ind << acc << "_nan |= (" << x << " != " << x << ");\n";
+        os << ind << acc << " = " << combine(rd.op, rd.dtype, acc, x) << ";\n";
+        for (size_t d = G; d < G + R; ++d) {
+            ind.resize(ind.size() - 2);
+            os << ind << "}\n";
+        }
+    }
+
+    void emit_reduce(int i, const std::string& ind) {
+        const Node& rd = k.nodes[size_t(i)];
+        std::string T = ctype(rd.dtype), acc = "acc" + std::to_string(i);
+        std::string id = literal(rd.dtype, identity_bits(rd.op, rd.dtype));
+        bool nan = dtype_is_float(rd.dtype) && (rd.op == Op::reduce_max || rd.op == Op::reduce_min);
+        std::string combine_fn = rd.op == Op::reduce_max ? "zx_max" : "zx_min";
+        os << ind << T << " " << acc << " = " << id << ";\n";
+        os << ind << "int " << acc << "_nan = 0; (void)" << acc << "_nan;\n";
+        if (par_axis < 0) {
+            emit_reduce_loops(i, acc, nan, ind, false);
+        } else {
+            // Few outputs, many reduced elements: each thread reduces a slice of one reduce
+            // axis; partials are combined in thread order.
+            std::string in2 = ind + "  ", in3 = ind + "    ";
+            os << ind << "{\n" << in2 << T << " zpart[64]; int zpnan[64]; int znp = 1;\n";
+            os << in2 << "#pragma omp parallel num_threads(zx_threads())\n" << in2 << "{\n";
+            os << in3 << "const int zt = omp_get_thread_num(), znt = omp_get_num_threads();\n";
+            os << in3 << "const int64_t zrb = (int64_t)" << k.shape[size_t(par_axis)] << " * zt / znt, zre = (int64_t)"
+               << k.shape[size_t(par_axis)] << " * (zt + 1) / znt;\n";
+            os << in3 << T << " " << acc << " = " << id << ";\n";
+            os << in3 << "int " << acc << "_nan = 0;\n";
+            emit_reduce_loops(i, acc, nan, in3, true);
+            os << in3 << "zpart[zt] = " << acc << "; zpnan[zt] = " << acc << "_nan;\n";
+            os << in3 << "if (zt == 0) znp = znt;\n" << in2 << "}\n";
+            os << in2 << "for (int zt = 0; zt < znp; ++zt) { " << acc << " = "
+               << (nan ? combine_fn + "(" + acc + ", zpart[zt])" : combine(rd.op, rd.dtype, acc, "zpart[zt]"))
+               << "; " << acc << "_nan |= zpnan[zt]; }\n";
+            os << ind << "}\n";
+        }
+        std::string qnan = T == "double" ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
+        if (nan) os << ind << "const " << T << " " << n(i) << " = " << acc << "_nan ? " << qnan << " : " << acc << ";\n";
+        else os << ind << "const " << T << " " << n(i) << " = " << acc << ";\n";
+    }
+
+    void emit_level0(int i, const std::string& ind) {
+        if (mm.use_blas && i == mm.reduce_node) {
+            os << ind << "const " << ctype(dt(i)) << " " << n(i) << " = zc[zflat];\n";
+            return;
+        }
+        if (kernel::op_is_reduce(k.nodes[size_t(i)].op)) emit_reduce(i, ind);
+        else emit_value(i, ind);
+    }
+
+    void emit_stores(const std::string& ind) {
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            const kernel::Output& out = k.outputs[o];
+            if (mm.use_blas && !mm.epilogue && int(o) == mm.direct_output) continue;
+            std::vector<std::string> vars;
+            for (size_t d = 0; d < G; ++d) vars.push_back(var(d));
+            std::string off = layer_offset(out.view.layers[0], vars);
+            std::string v = n(out.node);
+            if (out.dtype == DType::f16) v = "zx_f32_to_f16(" + v + ")";
+            else if (out.dtype == DType::bf16) v = "zx_f32_to_bf16(" + v + ")";
+            else if (out.dtype == DType::bool_) v = "(uint8_t)" + v;
+            os << ind << "out" << o << "[" << off << "] = " << v << ";\n";
+        }
+    }
+
+    void emit_blas(const std::string& ind) {
+        DType t = k.nodes[size_t(mm.reduce_node)].dtype;
+        std::string T = ctype(t);
+        int64_t batch = 1;
+        for (size_t d = 0; d + 2 < G; ++d) batch *= k.shape[d];
+        int64_t mn = mm.m * mm.n;
+        if (mm.direct_output >= 0) os << ind << T << "* zc = out" << mm.direct_output << ";\n";
+        else os << ind << T << "* zc = (" << T << "*)zx_scratch(sizeof(" << T << ") * " << batch * mn << "ull);\n";
+        const ViewLayer& a = k.inputs[size_t(mm.a_input)].view.layers[0];
+        const ViewLayer& b = k.inputs[size_t(mm.b_input)].view.layers[0];
+        os << ind << "for (int64_t zb = 0; zb < " << batch << "; ++zb) {\n";
+        os << ind << "  int64_t zrest = zb, zoa = " << a.offset << ", zob = " << b.offset << ";\n";
+        for (size_t d = G - 2; d-- > 0;) {
+            os << ind << "  { const int64_t zi = zrest % " << k.shape[d] << "; zrest /= " << k.shape[d] << "; zoa += zi * "
+               << a.strides[d] << "; zob += zi * " << b.strides[d] << "; }\n";
+        }
+        os << ind << "  cblas_" << (t == DType::f64 ? "d" : "s") << "gemm(ZX_ROW_MAJOR, "
+           << (mm.a_trans ? "ZX_TRANS" : "ZX_NO_TRANS") << ", " << (mm.b_trans ? "ZX_TRANS" : "ZX_NO_TRANS") << ", "
+           << mm.m << ", " << mm.n << ", " << mm.k << ", 1, in" << mm.a_input << " + zoa, " << mm.lda << ", in"
+           << mm.b_input << " + zob, " << mm.ldb << ", 0, zc + zb * " << mn << ", " << mm.n << ");\n";
+        os << ind << "}\n";
+    }
+
+    void generate(const std::string& name) {
+        G = k.global_rank();
+        R = k.reduce_axes;
+        level = kernel::node_levels(k);
+        mm = host_matmul_plan(k);
+        size_t N = k.nodes.size();
+        needed.assign(N, false);
+        for (const kernel::Output& o : k.outputs) needed[size_t(o.node)] = true;
+        for (size_t i = N; i-- > 0;) {
+            if (!needed[i]) continue;
+            if (mm.use_blas && int(i) == mm.reduce_node) continue;  // BLAS computes it
+            for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s) needed[size_t(k.nodes[i].src[s])] = true;
+        }
+        varies_last.assign(N, false);
+        for (size_t i = 0; i < N; ++i) {
+            const Node& nd = k.nodes[i];
+            bool v = false;
+            if (G == 0) v = false;
+            else if (nd.op == Op::load) {
+                const ViewLayer& top = k.inputs[nd.arg].view.layers.back();
+                size_t L = G - 1;
+                v = (top.strides[L] != 0 && top.shape[L] != 1) ||
+                    (top.has_mask() && (top.mask_begin[L] > 0 || top.mask_end[L] < top.shape[L]));
+            } else if (nd.op == Op::index) v = nd.arg == G - 1;
+            else
+                for (int s = 0; s < kernel::op_arity(nd.op); ++s) v = v || varies_last[size_t(nd.src[s])];
+            if (mm.use_blas && int(i) == mm.reduce_node) v = true;
+            varies_last[i] = v;
+        }
+        int64_t gnum = k.global_numel(), rnum = k.reduce_numel();
+        if (!mm.use_blas && R > 0 && gnum <= 8 && rnum >= kParallelWork)
+            for (size_t d = G; d < G + R; ++d)
+                if (k.shape[d] >= 16) {
+                    par_axis = int(d);
+                    break;
+                }
+
+        os << "\n// " << kernel::shape_string(k.shape) << " reduce_axes=" << R << "\n";
+        os << "extern \"C\" void " << name << "(void* const* zbuf, const uint64_t* zscalar) {\n";
+        for (size_t i = 0; i < k.inputs.size(); ++i)
+            os << "  const " << mtype(k.inputs[i].dtype) << "* __restrict in" << i << " = (const "
+               << mtype(k.inputs[i].dtype) << "*)zbuf[" << i << "];\n";
+        for (size_t o = 0; o < k.outputs.size(); ++o)
+            os << "  " << mtype(k.outputs[o].dtype) << "* __restrict out" << o << " = (" << mtype(k.outputs[o].dtype)
+               << "*)zbuf[" << k.inputs.size() + o << "];\n";
+        for (size_t s = 0; s < k.scalars.size(); ++s) {
+            DType t = k.scalars[s];
+            std::string raw = "zscalar[" + std::to_string(s) + "]";
+            std::string v = t == DType::f16 ? "zx_f16_to_f32((uint16_t)" + raw + ")"
+                            : t == DType::bf16 ? "zx_bf16_to_f32((uint16_t)" + raw + ")"
+                            : t == DType::bool_ ? "((" + raw + " & 0xff) != 0)"
+                            : "zx_bitcast<" + ctype(t) + ">((" + mtype(t) + ")" + raw + ")";
+            if (t == DType::f32) v = "zx_bitcast<float>((uint32_t)" + raw + ")";
+            if (t == DType::f64) v = "zx_bitcast<double>(" + raw + ")";
+            os << "  const " << ctype(t) << " s" << s << " = " << v << ";\n";
+        }
+        os << "  (void)zbuf; (void)zscalar;\n";
+        if (gnum == 0) {
+            os << "}\n";
+            return;
+        }
+        if (mm.use_blas) emit_blas("  ");
+
+        if (G == 0) {
+            os << "  {\n";
+            os << "    const int64_t zflat = 0; (void)zflat;\n";
+            for (size_t i = 0; i < N; ++i)
+                if (needed[i] && level[i] == 0) emit_level0(int(i), "    ");
+            emit_stores("    ");
+            os << "  }\n}\n";
+            return;
+        }
+        if (mm.use_blas && !mm.epilogue) {
+            os << "}\n";
+            return;
+        }
+        int64_t cols = k.shape[G - 1], rows = gnum / cols;
+        int64_t nblk_target = std::max<int64_t>(1, kTargetTasks / rows);
+        int64_t blk = std::min<int64_t>(cols, std::max<int64_t>(1024, (cols + nblk_target - 1) / nblk_target));
+        blk = std::min<int64_t>(cols, (blk + 15) / 16 * 16);
+        int64_t nblk = (cols + blk - 1) / blk, tasks = rows * nblk;
+        int64_t work = gnum * std::max<int64_t>(1, rnum);
+        if (par_axis < 0 && work >= kParallelWork && tasks > 1) os << "  #pragma omp parallel for schedule(static)\n";
+        os << "  for (int64_t zt = 0; zt < " << tasks << "; ++zt) {\n";
+        os << "    const int64_t zrow = zt / " << nblk << ", zc0 = (zt % " << nblk << ") * " << blk << ";\n";
+        os << "    const int64_t zc1 = zc0 + " << blk << " < " << cols << " ? zc0 + " << blk << " : " << cols << ";\n";
+        os << "    int64_t zr = zrow; (void)zr;\n";
+        for (size_t d = G - 1; d-- > 0;)
+            os << "    const int64_t " << var(d) << " = zr % " << k.shape[d] << "; zr /= " << k.shape[d] << ";\n";
+        for (size_t i = 0; i < N; ++i)
+            if (needed[i] && level[i] == 0 && !varies_last[i]) emit_level0(int(i), "    ");
+        os << "    for (int64_t " << var(G - 1) << " = zc0; " << var(G - 1) << " < zc1; ++" << var(G - 1) << ") {\n";
+        if (mm.use_blas) os << "      const int64_t zflat = zrow * " << cols << " + " << var(G - 1) << ";\n";
+        for (size_t i = 0; i < N; ++i)
+            if (needed[i] && level[i] == 0 && varies_last[i]) emit_level0(int(i), "      ");
+        emit_stores("      ");
+        os << "    }\n  }\n}\n";
+    }
+};
+
+bool single_plain_layer(const View& v) { return v.layers.size() == 1 && !v.layers[0].has_mask(); }
+
+}  // namespace
+
+MatmulPlan host_matmul_plan(const Kernel& k) {
+    MatmulPlan p;
+    size_t G = k.global_rank();
+    if (k.reduce_axes != 1 || G < 2) return p;
+    int reduce = -1;
+    for (size_t i = 0; i < k.nodes.size(); ++i)
+        if (kernel::op_is_reduce(k.nodes[i].op)) {
+            if (reduce >= 0) return p;  // more than one reduce
+            reduce = int(i);
+        }
+    if (reduce < 0) return p;
+    const Node& rd = k.nodes[size_t(reduce)];
+    if (rd.op != Op::reduce_sum || (rd.dtype != DType::f32 && rd.dtype != DType::f64)) return p;
+    const Node& mul = k.nodes[size_t(rd.src[0])];
+    if (mul.op != Op::mul) return p;
+    const Node& x = k.nodes[size_t(mul.src[0])];
+    const Node& y = k.nodes[size_t(mul.src[1])];
+    if (x.op != Op::load || y.op != Op::load) return p;
+    const View& vx = k.inputs[x.arg].view;
+    const View& vy = k.inputs[y.arg].view;
+    if (vx.rank() != k.shape.size() || vy.rank() != k.shape.size()) return p;
+    if (!single_plain_layer(vx) || !single_plain_layer(vy)) return p;
+    size_t P = G - 2, Q = G - 1, K = G;
+    int64_t M = k.shape[P], N = k.shape[Q], KK = k.shape[K];
+    if (M < 1 || N < 1 || KK < 1) return p;
+    // A has no stride along n, B none along m.
+    auto st = [](const View& v, size_t d) { return v.layers[0].shape[d] == 1 ? 0 : v.layers[0].strides[d]; };
+    int ai = -1, bi = -1;
+    if (st(vx, Q) == 0 && st(vy, P) == 0) {
+        ai = int(x.arg);
+        bi = int(y.arg);
+    } else if (st(vy, Q) == 0 && st(vx, P) == 0) {
+        ai = int(y.arg);
+        bi = int(x.arg);
+    } else {
+        return p;
+    }
+    const View& va = k.inputs[size_t(ai)].view;
+    const View& vb = k.inputs[size_t(bi)].view;
+    int64_t amk = st(va, P), akk = st(va, K), bkk = st(vb, K), bnn = st(vb, Q);
+    // A (m×k): row-major when the k stride is 1, transposed when the m stride is 1.
+    if ((akk == 1 || KK == 1) && (amk >= KK || M == 1)) {
+        p.a_trans = false;
+        p.lda = M == 1 ? KK : amk;
+    } else if ((amk == 1 || M == 1) && (akk >= M || KK == 1)) {
+        p.a_trans = true;
+        p.lda = KK == 1 ? M : akk;
+    } else {
+        return p;
+    }
+    if ((bnn == 1 || N == 1) && (bkk >= N || KK == 1)) {
+        p.b_trans = false;
+        p.ldb = KK == 1 ? N : bkk;
+    } else if ((bkk == 1 || KK == 1) && (bnn >= KK || N == 1)) {
+        p.b_trans = true;
+        p.ldb = N == 1 ? KK : bnn;
+    } else {
+        return p;
+    }
+    if (p.lda < 1 || p.ldb < 1 || p.lda > INT32_MAX || p.ldb > INT32_MAX || M > INT32_MAX || N > INT32_MAX ||
+        KK > INT32_MAX)
+        return p;
+    for (size_t d = 0; d + 2 < G; ++d)
+        if (va.layers[0].strides[d] < 0 || vb.layers[0].strides[d] < 0) return p;
+    if (va.layers[0].offset < 0 || vb.layers[0].offset < 0) return p;
+    p.use_blas = true;
+    p.reduce_node = reduce;
+    p.a_input = ai;
+    p.b_input = bi;
+    p.m = M;
+    p.n = N;
+    p.k = KK;
+    // Write the product straight into an output that is contiguous and of the same dtype.
+    for (size_t o = 0; o < k.outputs.size(); ++o)
+        if (k.outputs[o].dtype == rd.dtype && k.outputs[o].view.is_contiguous()) {
+            p.direct_output = int(o);
+            break;
+        }
+    p.epilogue = !(k.outputs.size() == 1 && p.direct_output == 0 && k.outputs[0].node == reduce);
+    return p;
+}
+
+std::string host_source(std::span<const Kernel* const> kernels, std::span<const std::string> names) {
+    std::ostringstream os;
+    os << host_preamble();
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        Codegen g(*kernels[i], os);
+        g.generate(names[i]);
+    }
+    return os.str();
+}
+
+}  // namespace zyx::backend::host

@@ -1,0 +1,117 @@
+// Running one kernel through the reference interpreter and through the host backend, and
+// comparing what they wrote. Tolerances (also in docs/ir.md):
+//   integers, bool       bit-exact
+//   f64                  |got - want| <= 1e-12·|want| + 1e-12·scale
+//   f32                  |got - want| <= 1e-5·|want|  + 1e-5·scale
+//   f16                  |got - want| <= 2e-3·|want|  + 2e-3·scale   (one f16 ulp is ~1e-3)
+//   bf16                 |got - want| <= 1.6e-2·|want| + 1.6e-2·scale (one bf16 ulp is ~8e-3)
+// where scale is 1, or for kernels with a sum/prod reduce, max(1, largest |want| in the buffer)
+// times the reduced element count (reordered float sums). NaN matches NaN; ±inf must match.
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backend/host/host_backend.hpp"
+#include "kernel/interpreter.hpp"
+
+namespace zyx::host_test {
+
+using kernel::Kernel;
+
+// Buffers of one run: inputs then outputs (outputs pre-filled; both runs start from the same bytes).
+struct Case {
+    Kernel kernel;
+    std::vector<std::vector<uint8_t>> buffers;
+    std::vector<uint64_t> scalars;
+};
+
+inline std::vector<std::vector<uint8_t>> run_reference(const Case& c) {
+    std::vector<std::vector<uint8_t>> bufs = c.buffers;
+    std::vector<kernel::BufferRef> refs;
+    for (auto& b : bufs) refs.push_back({b.data(), b.size()});
+    kernel::interpret(c.kernel, refs, c.scalars);
+    return bufs;
+}
+
+inline std::vector<std::vector<uint8_t>> run_host(backend::host::HostPool& pool, backend::host::HostDevice& dev,
+                                                  backend::ProgramId program, const Case& c) {
+    std::vector<backend::BufferId> ids;
+    for (const auto& b : c.buffers) {
+        ids.push_back(pool.allocate(b.size()));
+        pool.host_to_pool(b.data(), b.size(), ids.back(), {});
+    }
+    std::vector<backend::Scalar> scalars;
+    for (size_t s = 0; s < c.scalars.size(); ++s) scalars.push_back({c.kernel.scalars[s], c.scalars[s]});
+    dev.launch(program, ids, scalars, {});
+    std::vector<std::vector<uint8_t>> out = c.buffers;
+    for (size_t i = 0; i < ids.size(); ++i) {
+        pool.pool_to_host(ids[i], out[i].data(), out[i].size(), {});
+        pool.release(ids[i]);
+    }
+    return out;
+}
+
+struct Tolerance {
+    double rtol, atol;
+};
+inline Tolerance tolerance_of(DType t) {
+    switch (t) {
+        case DType::f64: return {1e-12, 1e-12};
+        case DType::f32: return {1e-5, 1e-5};
+        case DType::f16: return {2e-3, 2e-3};
+        case DType::bf16: return {1.6e-2, 1.6e-2};
+        default: return {0, 0};
+    }
+}
+
+// "" when the output buffers agree within tolerance, else a description of the first mismatch.
+inline std::string compare_outputs(const Kernel& k, const std::vector<std::vector<uint8_t>>& want,
+                                   const std::vector<std::vector<uint8_t>>& got) {
+    bool sums = false;
+    for (const kernel::Node& n : k.nodes) sums = sums || n.op == kernel::Op::reduce_sum || n.op == kernel::Op::reduce_prod;
+    for (size_t o = 0; o < k.outputs.size(); ++o) {
+        size_t b = k.inputs.size() + o;
+        DType t = k.outputs[o].dtype;
+        size_t sz = dtype_size(t), n = want[b].size() / sz;
+        auto value = [&](const std::vector<uint8_t>& buf, size_t i) {
+            uint64_t bits = 0;
+            std::memcpy(&bits, buf.data() + i * sz, sz);
+            return bits;
+        };
+        double scale = 1;
+        if (sums && dtype_is_float(t)) {
+            double big = 1;
+            for (size_t i = 0; i < n; ++i) {
+                double v = std::fabs(kernel::double_from_bits(t, value(want[b], i)));
+                if (std::isfinite(v)) big = std::max(big, v);
+            }
+            scale = big * double(std::max<int64_t>(1, k.reduce_numel()));
+        }
+        Tolerance tol = tolerance_of(t);
+        for (size_t i = 0; i < n; ++i) {
+            uint64_t wb = value(want[b], i), gb = value(got[b], i);
+            if (wb == gb) continue;
+            std::ostringstream why;
+            why << "output " << o << " (" << dtype_name(t) << ") element " << i << ": ";
+            if (!dtype_is_float(t)) {
+                why << "want bits 0x" << std::hex << wb << ", got 0x" << gb;
+                return why.str();
+            }
+            double w = kernel::double_from_bits(t, wb), g = kernel::double_from_bits(t, gb);
+            if (std::isnan(w) && std::isnan(g)) continue;
+            bool ok = std::isfinite(w) && std::isfinite(g) && std::fabs(g - w) <= tol.rtol * std::fabs(w) + tol.atol * scale;
+            if (!ok) {
+                why.precision(17);
+                why << "want " << w << ", got " << g;
+                return why.str();
+            }
+        }
+    }
+    return "";
+}
+
+}  // namespace zyx::host_test

@@ -1,0 +1,279 @@
+// The host backend: pool and allocator behaviour, compile/launch contracts and errors, and the
+// special code paths (BLAS matmul with epilogue, hoisted row reduce, thread-split reduce) checked
+// against the reference interpreter.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/error.hpp"
+#include "host_test_util.hpp"
+
+using namespace zyx;
+using namespace zyx::kernel;
+using namespace zyx::backend;
+using namespace zyx::backend::host;
+using namespace zyx::host_test;
+
+namespace {
+
+std::vector<uint8_t> random_f32(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> d(-2, 2);
+    std::vector<uint8_t> b(n * 4);
+    for (size_t i = 0; i < n; ++i) {
+        float f = d(rng);
+        std::memcpy(b.data() + 4 * i, &f, 4);
+    }
+    return b;
+}
+
+template <class F> void expect_error(ErrorStatus s, const std::string& fragment, F&& f) {
+    try {
+        f();
+        ADD_FAILURE() << "no error; expected " << fragment;
+    } catch (const Error& e) {
+        EXPECT_EQ(e.status(), s) << e.what();
+        EXPECT_NE(e.message().find(fragment), std::string::npos) << e.message();
+    }
+}
+
+// Runs a case through both paths and expects agreement; returns the program id.
+ProgramId check_case(HostPool& pool, HostDevice& dev, const Case& c) {
+    ProgramId p = dev.compile(c.kernel);
+    auto want = run_reference(c);
+    auto got = run_host(pool, dev, p, c);
+    std::string diff = compare_outputs(c.kernel, want, got);
+    EXPECT_EQ(diff, "") << kernel_string(c.kernel);
+    return p;
+}
+
+// out[m, n] = epilogue(sum_k A[m,k] B[k,n]) with A (or its transpose) and B (or its transpose)
+Case matmul_case(DType t, int64_t batch, int64_t M, int64_t K, int64_t N, bool at, bool bt, bool relu_bias) {
+    Case c;
+    Kernel& k = c.kernel;
+    k.shape = {batch, M, N, K};
+    k.reduce_axes = 1;
+    View a = at ? View::contiguous({batch, K, M}).permute({0, 2, 1}) : View::contiguous({batch, M, K});
+    View b = bt ? View::contiguous({batch, N, K}) : View::contiguous({batch, K, N}).permute({0, 2, 1});
+    int ia = k.add_input(t, a.reshape({batch, M, 1, K}).expand({batch, M, N, K}));
+    int ib = k.add_input(t, b.reshape({batch, 1, N, K}).expand({batch, M, N, K}));
+    int s = k.reduce(Op::reduce_sum, k.binary(Op::mul, k.load(ia), k.load(ib)));
+    int out = s;
+    if (relu_bias) {
+        int bias = k.add_input(t, View::contiguous({N}).reshape({1, 1, N}).expand({batch, M, N}));
+        out = k.unary(Op::relu, k.binary(Op::add, s, k.load(bias)));
+    }
+    k.add_output(t, View::contiguous({batch, M, N}), out);
+    size_t es = dtype_size(t);
+    auto fill = [&](size_t n, uint32_t seed) {
+        std::vector<uint8_t> v = random_f32(n, seed);
+        if (t == DType::f32) return v;
+        std::vector<uint8_t> d(n * 8);
+        for (size_t i = 0; i < n; ++i) {
+            float f;
+            std::memcpy(&f, v.data() + 4 * i, 4);
+            double x = f;
+            std::memcpy(d.data() + 8 * i, &x, 8);
+        }
+        return d;
+    };
+    c.buffers.push_back(fill(size_t(batch * M * K), 1));
+    c.buffers.push_back(fill(size_t(batch * K * N), 2));
+    if (relu_bias) c.buffers.push_back(fill(size_t(N), 3));
+    c.buffers.push_back(std::vector<uint8_t>(size_t(batch * M * N) * es, 0));
+    return c;
+}
+
+}  // namespace
+
+TEST(HostPool, AllocateCopyReleaseAndErrors) {
+    HostPool pool;
+    BufferId a = pool.allocate(100);
+    std::vector<uint8_t> src(100), dst(100);
+    for (size_t i = 0; i < 100; ++i) src[i] = uint8_t(i * 7);
+    pool.host_to_pool(src.data(), 100, a, {});
+    pool.pool_to_host(a, dst.data(), 100, {});
+    EXPECT_EQ(src, dst);
+    expect_error(ErrorStatus::MemoryAllocation, "0 bytes", [&] { pool.allocate(0); });
+    expect_error(ErrorStatus::MemoryAllocation, "exceeds", [&] { pool.allocate(uint64_t(1) << 62); });
+    expect_error(ErrorStatus::MemoryCopyH2P, "buffer " + std::to_string(a) + " of 100 bytes",
+                 [&] { pool.host_to_pool(src.data(), 101, a, {}); });
+    expect_error(ErrorStatus::MemoryCopyP2H, "unknown buffer 999", [&] { pool.pool_to_host(999, dst.data(), 1, {}); });
+    expect_error(ErrorStatus::MemoryDeallocation, "unknown buffer 998", [&] { pool.release(998); });
+    // Reference counting: retained once, the buffer survives one release.
+    pool.retain(a);
+    pool.release(a);
+    pool.pool_to_host(a, dst.data(), 100, {});
+    EXPECT_EQ(src, dst);
+    pool.release(a);
+    EXPECT_EQ(pool.host_address(a), nullptr);
+    EXPECT_EQ(pool.live_buffers(), 0u);
+    // pool_to_pool between host pools
+    HostPool other;
+    BufferId x = other.allocate(100), y = pool.allocate(100);
+    other.host_to_pool(src.data(), 100, x, {});
+    pool.pool_to_pool(other, x, y, 100, {});
+    pool.pool_to_host(y, dst.data(), 100, {});
+    EXPECT_EQ(src, dst);
+}
+
+TEST(HostAllocator, ReusesFreedBlocksBySizeClass) {
+    EXPECT_EQ(HostAllocator::size_class(1), 64u);
+    EXPECT_EQ(HostAllocator::size_class(1024), 1024u);
+    EXPECT_EQ(HostAllocator::size_class(1025), 1280u);
+    EXPECT_EQ(HostAllocator::size_class(1800), 1792u + 256u);
+    HostAllocator al;
+    void* p = al.alloc(1 << 20);
+    al.free(p, 1 << 20);
+    EXPECT_EQ(al.cached_bytes(), uint64_t(1) << 20);
+    void* q = al.alloc((1 << 20) - 100);  // same class: the cached block comes back
+    EXPECT_EQ(p, q);
+    EXPECT_EQ(al.reuse_count(), 1u);
+    EXPECT_EQ(al.system_count(), 1u);
+    al.free(q, (1 << 20) - 100);
+    HostAllocator tiny(1000);  // cache limit: a big block goes back to the system
+    void* r = tiny.alloc(4096);
+    tiny.free(r, 4096);
+    EXPECT_EQ(tiny.cached_bytes(), 0u);
+}
+
+TEST(HostDevice, ElementwiseAgreesAndEqualKernelsShareOneProgram) {
+    HostPool pool;
+    HostDevice dev(pool);
+    Case c;
+    Kernel& k = c.kernel;
+    int64_t n = 1000;
+    k.shape = {n};
+    int x = k.load(k.add_input(DType::f32, View::contiguous({n})));
+    int s = k.scalar(k.add_scalar(DType::f32));
+    k.add_output(DType::f32, View::contiguous({n}), k.unary(Op::tanh, k.binary(Op::mul, x, s)));
+    c.buffers = {random_f32(size_t(n), 7), std::vector<uint8_t>(size_t(n) * 4)};
+    c.scalars = {bits_from_double(DType::f32, 1.5)};
+    ProgramId p1 = check_case(pool, dev, c);
+    ProgramId p2 = dev.compile(c.kernel);
+    EXPECT_NE(p1, p2);
+    EXPECT_EQ(dev.compiled_kernels(), 1u) << "equal structure compiles once";
+    EXPECT_TRUE(dev.supports(c.kernel));
+    dev.release(p1);
+    auto got = run_host(pool, dev, p2, c);  // the other program still works
+    EXPECT_EQ(compare_outputs(c.kernel, run_reference(c), got), "");
+    EXPECT_EQ(pool.live_buffers(), 0u);
+}
+
+TEST(HostDevice, LaunchErrorsNameTheArgumentAndLeaveTheDeviceUsable) {
+    HostPool pool;
+    HostDevice dev(pool);
+    Kernel k;
+    k.shape = {4};
+    int x = k.load(k.add_input(DType::f32, View::contiguous({4})));
+    k.add_scalar(DType::i32);
+    k.add_output(DType::f32, View::contiguous({4}), k.unary(Op::neg, x));
+    ProgramId p = dev.compile(k);
+    BufferId in = pool.allocate(16), out = pool.allocate(16), small = pool.allocate(8);
+    Scalar s{DType::i32, 0};
+    std::vector<BufferId> args{in, out};
+    expect_error(ErrorStatus::KernelLaunch, "unknown program 77", [&] { dev.launch(77, args, {&s, 1}, {}); });
+    expect_error(ErrorStatus::KernelLaunch, "takes 2 buffers, got 1", [&] { dev.launch(p, {&in, 1}, {&s, 1}, {}); });
+    expect_error(ErrorStatus::KernelLaunch, "takes 1 scalars, got 0", [&] { dev.launch(p, args, {}, {}); });
+    Scalar bad{DType::f32, 0};
+    expect_error(ErrorStatus::KernelLaunch, "scalar 0 must be i32, got f32", [&] { dev.launch(p, args, {&bad, 1}, {}); });
+    std::vector<BufferId> too_small{small, out};
+    expect_error(ErrorStatus::KernelLaunch, "input 0: buffer " + std::to_string(small) + " has 8 bytes, the view needs 16",
+                 [&] { dev.launch(p, too_small, {&s, 1}, {}); });
+    std::vector<BufferId> alias{in, in};
+    expect_error(ErrorStatus::KernelLaunch, "output 0: buffer " + std::to_string(in) + " is also argument 0",
+                 [&] { dev.launch(p, alias, {&s, 1}, {}); });
+    std::vector<BufferId> unknown{in, 12345};
+    expect_error(ErrorStatus::KernelLaunch, "output 0: unknown buffer 12345", [&] { dev.launch(p, unknown, {&s, 1}, {}); });
+    expect_error(ErrorStatus::KernelLaunch, "release of unknown program 55", [&] { dev.release(55); });
+    Kernel broken = k;
+    broken.nodes[1].src[0] = 9;
+    EXPECT_FALSE(dev.supports(broken));
+    expect_error(ErrorStatus::InvalidArgument, "node %1", [&] { dev.compile(broken); });
+    // Still works.
+    float data[4] = {1, -2, 3, -4}, res[4];
+    pool.host_to_pool(data, 16, in, {});
+    dev.launch(p, args, {&s, 1}, {});
+    pool.pool_to_host(out, res, 16, {});
+    EXPECT_EQ(res[1], 2.0f);
+    EXPECT_EQ(res[3], 4.0f);
+}
+
+TEST(HostDevice, MatmulTakesBlasWithEpilogue) {
+    HostPool pool;
+    HostDevice dev(pool);
+    struct Shape {
+        DType t;
+        int64_t b, m, k, n;
+        bool at, bt, epi;
+    };
+    for (Shape s : {Shape{DType::f32, 1, 33, 17, 9, false, false, false}, Shape{DType::f32, 2, 8, 16, 5, true, false, true},
+                    Shape{DType::f32, 1, 7, 9, 11, false, true, true}, Shape{DType::f64, 3, 4, 5, 6, true, true, true},
+                    Shape{DType::f32, 1, 1, 64, 1, false, false, true}}) {
+        SCOPED_TRACE(testing::Message() << dtype_name(s.t) << " b" << s.b << " m" << s.m << " k" << s.k << " n" << s.n
+                                        << " at" << s.at << " bt" << s.bt);
+        Case c = matmul_case(s.t, s.b, s.m, s.k, s.n, s.at, s.bt, s.epi);
+        ProgramId p = check_case(pool, dev, c);
+        EXPECT_TRUE(dev.program_uses_blas(p));
+    }
+    // Integers have no BLAS: the loop path computes the same thing.
+    Case c = matmul_case(DType::f32, 1, 4, 4, 4, false, false, false);
+    c.kernel.inputs[0].view = c.kernel.inputs[0].view.flip({3});  // a negative stride along k
+    ProgramId p = check_case(pool, dev, c);
+    EXPECT_FALSE(dev.program_uses_blas(p));
+}
+
+TEST(HostDevice, SoftmaxInTwoKernels) {
+    HostPool pool;
+    HostDevice dev(pool);
+    int64_t R = 37, C = 300;
+    View x = View::contiguous({R, C});
+    Case mx;  // m[r] = max_c x[r, c]
+    mx.kernel.shape = {R, C};
+    mx.kernel.reduce_axes = 1;
+    int l = mx.kernel.load(mx.kernel.add_input(DType::f32, x));
+    mx.kernel.add_output(DType::f32, View::contiguous({R}), mx.kernel.reduce(Op::reduce_max, l));
+    mx.buffers = {random_f32(size_t(R * C), 11), std::vector<uint8_t>(size_t(R) * 4)};
+    check_case(pool, dev, mx);
+    auto m = run_reference(mx)[1];
+    Case sm;  // out[r, c] = exp(x[r,c] - m[r]) / sum_k exp(x[r,k] - m[r])
+    Kernel& k = sm.kernel;
+    k.shape = {R, C, C};
+    k.reduce_axes = 1;
+    int xr = k.add_input(DType::f32, x.reshape({R, 1, C}).expand({R, C, C}));
+    int xo = k.add_input(DType::f32, x);
+    int mm = k.add_input(DType::f32, View::contiguous({R}).reshape({R, 1}).expand({R, C}));
+    int den = k.reduce(Op::reduce_sum, k.unary(Op::exp, k.binary(Op::sub, k.load(xr), k.load(mm))));
+    int num = k.unary(Op::exp, k.binary(Op::sub, k.load(xo), k.load(mm)));
+    k.add_output(DType::f32, View::contiguous({R, C}), k.binary(Op::div, num, den));
+    sm.buffers = {mx.buffers[0], mx.buffers[0], m, std::vector<uint8_t>(size_t(R * C) * 4)};
+    check_case(pool, dev, sm);
+}
+
+TEST(HostDevice, BigReduceIntoFewOutputsIsSplitAcrossThreads) {
+    HostPool pool;
+    HostDevice dev(pool);
+    for (Op op : {Op::reduce_sum, Op::reduce_max, Op::reduce_min}) {
+        Case c;
+        int64_t n = 1 << 17;
+        c.kernel.shape = {2, n};
+        c.kernel.reduce_axes = 1;
+        int l = c.kernel.load(c.kernel.add_input(DType::f32, View::contiguous({2, n})));
+        c.kernel.add_output(DType::f32, View::contiguous({2}), c.kernel.reduce(op, l));
+        c.buffers = {random_f32(size_t(2 * n), 5), std::vector<uint8_t>(8)};
+        if (op == Op::reduce_max) {  // a NaN in row 1 must come out as NaN
+            float nan = NAN;
+            std::memcpy(c.buffers[0].data() + 4 * (n + 12345), &nan, 4);
+        }
+        check_case(pool, dev, c);
+    }
+    // An integer sum that wraps, over everything (rank-0 output).
+    Case c;
+    int64_t n = 1 << 16;
+    c.kernel.shape = {n};
+    c.kernel.reduce_axes = 1;
+    int l = c.kernel.load(c.kernel.add_input(DType::i8, View::contiguous({n})));
+    c.kernel.add_output(DType::i8, View::contiguous({}), c.kernel.reduce(Op::reduce_sum, l));
+    c.buffers = {random_f32(size_t(n) / 4, 9), std::vector<uint8_t>(1)};
+    check_case(pool, dev, c);
+}
