@@ -1,0 +1,278 @@
+// Seeded random kernels: random index spaces (size-1 and empty axes included), random views
+// (permute, expand, pad, shrink, flip, stride, reshape that pushes a layer), random op trees in
+// every dtype, random reduces with epilogues, random output views. The host backend must agree
+// with the reference interpreter: bit-exact for integers and bool, within the tolerance of
+// host_test_util.hpp for floats. Kernels are compiled in a few batches to keep the suite fast.
+//
+// ZYX_RANDOM_KERNELS=<n> runs n kernels instead of the default; ZYX_RANDOM_SEED=<s> another seed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+
+#include "host_test_util.hpp"
+#include "random_data.hpp"
+
+using namespace zyx;
+using namespace zyx::kernel;
+using namespace zyx::backend;
+using namespace zyx::backend::host;
+using namespace zyx::host_test;
+
+namespace {
+
+const DType kAll[] = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8, DType::i16, DType::i32,
+                      DType::i64, DType::u8,  DType::u16, DType::u32,  DType::u64, DType::bool_};
+
+struct Generator {
+    std::mt19937_64 rng;
+    Kernel k;
+    std::vector<std::vector<uint8_t>> inputs;
+    std::vector<uint64_t> scalars;
+
+    explicit Generator(uint64_t seed) : rng(seed) {}
+
+    int64_t uniform(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
+    bool chance(int percent) { return uniform(0, 99) < percent; }
+    DType any_dtype() { return kAll[size_t(uniform(0, 12))]; }
+
+    // A random view of shape `s` over a fresh buffer (whose size the view decides).
+    View random_view(const std::vector<int64_t>& s) {
+        size_t r = s.size();
+        std::vector<int64_t> base(s);
+        std::vector<bool> expanded(r, false), strided(r, false);
+        std::vector<int64_t> steps(r, 1);
+        for (size_t d = 0; d < r; ++d) {
+            if (s[d] > 1 && chance(20)) {
+                expanded[d] = true;
+                base[d] = 1;
+            } else if (s[d] > 0 && chance(15)) {
+                strided[d] = true;
+                steps[d] = uniform(2, 3);
+                base[d] = s[d] * steps[d];
+            }
+        }
+        // Laid out in a random axis order, then permuted back.
+        std::vector<int> perm(r);
+        std::iota(perm.begin(), perm.end(), 0);
+        std::shuffle(perm.begin(), perm.end(), rng);
+        std::vector<int64_t> laid(r);
+        for (size_t d = 0; d < r; ++d) laid[d] = base[size_t(perm[d])];
+        std::vector<int> inv(r);
+        for (size_t d = 0; d < r; ++d) inv[size_t(perm[d])] = int(d);
+        View v = View::contiguous(laid).permute(inv);
+        if (chance(30)) v = v.stride(steps);
+        else if (std::any_of(strided.begin(), strided.end(), [](bool b) { return b; })) {
+            std::vector<int64_t> zero(r, 0);
+            v = v.shrink(zero, s.empty() ? zero : [&] {
+                std::vector<int64_t> e(base);
+                for (size_t d = 0; d < r; ++d)
+                    if (strided[d]) e[d] = s[d];
+                return e;
+            }());
+        }
+        std::vector<int> flips;
+        for (size_t d = 0; d < r; ++d)
+            if (chance(20)) flips.push_back(int(d));
+        v = v.flip(flips);
+        if (std::any_of(expanded.begin(), expanded.end(), [](bool b) { return b; })) {
+            std::vector<int64_t> to(v.shape());
+            for (size_t d = 0; d < r; ++d)
+                if (expanded[d]) to[d] = s[d];
+            v = v.expand(to);
+        }
+        if (r > 0 && chance(30)) {  // pad one axis, then slice a window of the original size
+            size_t d = size_t(uniform(0, int64_t(r) - 1));
+            std::vector<int64_t> before(r, 0), after(r, 0), b(r, 0), e(v.shape());
+            before[d] = uniform(0, 3);
+            after[d] = uniform(0, 3);
+            v = v.pad(before, after);
+            b[d] = uniform(0, before[d] + after[d]);
+            e[d] = b[d] + s[d];
+            v = v.shrink(b, e);
+        }
+        if (chance(25) && v.numel() > 0) {  // merge and split again: may push a second layer
+            v = v.reshape({v.numel()}).reshape(s);
+        }
+        if (v.shape() != s) v = v.reshape(s);  // same element count by construction
+        return v;
+    }
+
+    int add_input(DType t, bool full_rank) {
+        std::vector<int64_t> s = full_rank ? k.shape : k.global_shape();
+        View v = random_view(s);
+        int id = k.add_input(t, v, random_bits(t, rng));
+        int64_t lo = 0, hi = -1;
+        size_t elements = v.offset_range(&lo, &hi) ? size_t(hi + 1) : 0;
+        inputs.push_back(random_buffer(t, elements, rng));
+        return id;
+    }
+
+    int leaf(DType t, bool level1) {
+        int64_t pick = uniform(0, 99);
+        if (pick < 60) return k.load(add_input(t, level1 && chance(75)));
+        if (pick < 75) return k.constant_bits(t, random_bits(t, rng));
+        if (pick < 85 || !dtype_is_int(t) || k.shape.empty()) {
+            int s = k.add_scalar(t);
+            scalars.push_back(random_bits(t, rng));
+            return k.scalar(s);
+        }
+        size_t axes = level1 ? k.shape.size() : k.global_rank();
+        if (axes == 0) return k.constant_bits(t, random_bits(t, rng));
+        return k.index(int(uniform(0, int64_t(axes) - 1)), t);
+    }
+
+    // A random expression of dtype t; level1 allows values that vary over the reduce axes.
+    int expr(DType t, int depth, bool level1) {
+        if (depth <= 0 || chance(25)) return leaf(t, level1);
+        int64_t kind = uniform(0, 99);
+        if (kind < 30) {  // unary
+            std::vector<Op> ops;
+            for (int o = 0; o < kNumOps; ++o)
+                if (op_is_unary(Op(o)) && Op(o) != Op::logical_not && op_accepts(Op(o), t)) ops.push_back(Op(o));
+            if (!ops.empty()) return k.unary(ops[size_t(uniform(0, int64_t(ops.size()) - 1))], expr(t, depth - 1, level1));
+        }
+        if (kind < 65 || t != DType::bool_) {
+            if (kind < 75) {  // binary with result t
+                std::vector<Op> ops;
+                for (int o = 0; o < kNumOps; ++o) {
+                    Op op = Op(o);
+                    bool to_bool = op_is_comparison(op) || op == Op::logical_and || op == Op::logical_or;
+                    if (op_is_binary(op) && !to_bool && op_accepts(op, t)) ops.push_back(op);
+                }
+                if (!ops.empty()) {
+                    Op op = ops[size_t(uniform(0, int64_t(ops.size()) - 1))];
+                    return k.binary(op, expr(t, depth - 1, level1), expr(t, depth - 1, level1));
+                }
+            }
+            if (kind < 85) {  // where
+                int c = expr(DType::bool_, depth - 1, level1);
+                return k.where(c, expr(t, depth - 1, level1), expr(t, depth - 1, level1));
+            }
+            if (kind < 95 || t == DType::bool_) return k.cast(expr(any_dtype(), depth - 1, level1), t);
+            std::vector<DType> same;  // bitcast from a same-size dtype
+            for (DType f : kAll)
+                if (f != DType::bool_ && dtype_size(f) == dtype_size(t)) same.push_back(f);
+            return k.bitcast(expr(same[size_t(uniform(0, int64_t(same.size()) - 1))], depth - 1, level1), t);
+        }
+        // bool from a comparison, logical op or logical_not of another dtype
+        DType f = any_dtype();
+        int64_t which = uniform(0, 8);
+        if (which == 8) return k.unary(Op::logical_not, expr(f, depth - 1, level1));
+        const Op preds[] = {Op::cmp_lt, Op::cmp_le, Op::cmp_gt, Op::cmp_ge, Op::cmp_eq,
+                            Op::cmp_ne, Op::logical_and, Op::logical_or};
+        return k.binary(preds[which], expr(f, depth - 1, level1), expr(f, depth - 1, level1));
+    }
+
+    Case make() {
+        static const int64_t sizes[] = {0, 1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31};
+        size_t g = size_t(uniform(0, 3)), r = chance(55) ? size_t(uniform(1, 2)) : 0;
+        int64_t numel = 1;
+        for (size_t d = 0; d < g + r; ++d) {
+            int64_t s = sizes[size_t(uniform(0, 11))];
+            if (s == 0 && !chance(20)) s = 3;  // empty axes, but not too often
+            if (numel * std::max<int64_t>(s, 1) > 4096) s = 1;
+            numel *= std::max<int64_t>(s, 1);
+            k.shape.push_back(s);
+        }
+        k.reduce_axes = uint32_t(r);
+        size_t nout = size_t(uniform(1, 2));
+        for (size_t o = 0; o < nout; ++o) {
+            DType t = any_dtype();
+            int node;
+            if (r > 0 && chance(85)) {
+                const Op rops[] = {Op::reduce_sum, Op::reduce_prod, Op::reduce_max, Op::reduce_min};
+                Op rop = rops[size_t(uniform(0, 3))];
+                DType rt = any_dtype();
+                while (!op_accepts(rop, rt)) rt = any_dtype();
+                int red = k.reduce(rop, expr(rt, int(uniform(0, 3)), true));
+                node = red;
+                if (chance(60)) {  // elementwise epilogue
+                    int c = k.cast(red, t);
+                    if (dtype_is_float(t) || dtype_is_int(t))
+                        node = k.binary(chance(50) ? Op::add : Op::mul, c, expr(t, 1, false));
+                    else
+                        node = k.binary(Op::bit_xor, c, expr(t, 1, false));
+                } else {
+                    t = rt;
+                }
+            } else {
+                node = expr(t, int(uniform(1, 4)), false);
+            }
+            // Output view: contiguous, permuted, flipped, or a window of a bigger buffer.
+            std::vector<int64_t> gs = k.global_shape();
+            View ov = View::contiguous(gs);
+            int64_t style = uniform(0, 3);
+            if (style == 1 && gs.size() > 1) {
+                std::vector<int> perm(gs.size());
+                std::iota(perm.begin(), perm.end(), 0);
+                std::reverse(perm.begin(), perm.end());
+                std::vector<int64_t> laid(gs.rbegin(), gs.rend());
+                ov = View::contiguous(laid).permute(perm);
+            } else if (style == 2 && !gs.empty()) {
+                ov = ov.flip({0});
+            } else if (style == 3 && !gs.empty()) {
+                std::vector<int64_t> big(gs), b(gs.size(), 0);
+                big.back() += 3;
+                b.back() = 2;
+                std::vector<int64_t> e(b);
+                for (size_t d = 0; d < gs.size(); ++d) e[d] += gs[d];
+                ov = View::contiguous(big).shrink(b, e);
+            }
+            k.add_output(k.nodes[size_t(node)].dtype, ov, node);
+        }
+        Case c;
+        c.kernel = k;
+        c.buffers = inputs;
+        for (const Output& o : k.outputs) {
+            int64_t lo = 0, hi = -1;
+            size_t elements = o.view.offset_range(&lo, &hi) ? size_t(hi + 1) : 0;
+            c.buffers.push_back(std::vector<uint8_t>(elements * dtype_size(o.dtype) + 1, 0x5a));
+        }
+        c.scalars = scalars;
+        return c;
+    }
+};
+
+uint64_t env_or(const char* name, uint64_t fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+}  // namespace
+
+TEST(RandomKernels, HostAgreesWithInterpreter) {
+    uint64_t count = env_or("ZYX_RANDOM_KERNELS", 240), seed = env_or("ZYX_RANDOM_SEED", 1);
+    const size_t batch = 80;  // kernels per compiler run
+    HostPool pool;
+    HostDevice dev(pool);
+    size_t failures = 0, with_reduce = 0, with_layers = 0, with_empty = 0;
+    for (uint64_t first = 0; first < count; first += batch) {
+        std::vector<Case> cases;
+        for (uint64_t i = first; i < std::min<uint64_t>(count, first + batch); ++i) {
+            Generator g(seed * 1000003 + i);
+            cases.push_back(g.make());
+            ASSERT_NO_THROW(validate(cases.back().kernel)) << "generator bug, kernel " << i << "\n"
+                                                           << kernel_string(cases.back().kernel);
+        }
+        std::vector<const Kernel*> kernels;
+        for (const Case& c : cases) kernels.push_back(&c.kernel);
+        std::vector<ProgramId> ids = dev.compile_batch(kernels);
+        for (size_t i = 0; i < cases.size(); ++i) {
+            const Case& c = cases[i];
+            with_reduce += c.kernel.reduce_axes > 0;
+            with_empty += c.kernel.global_numel() == 0 || c.kernel.reduce_numel() == 0;
+            for (const Input& in : c.kernel.inputs) with_layers += in.view.layers.size() > 1;
+            std::string diff = compare_outputs(c.kernel, run_reference(c), run_host(pool, dev, ids[i], c));
+            if (!diff.empty() && ++failures <= 5)
+                ADD_FAILURE() << "kernel " << first + i << " (seed " << seed << "): " << diff << "\n"
+                              << kernel_string(c.kernel);
+        }
+    }
+    EXPECT_EQ(failures, 0u);
+    // The generator really produces the interesting cases.
+    EXPECT_GT(with_reduce, count / 4);
+    EXPECT_GT(with_layers, 0u);
+    EXPECT_GT(with_empty, 0u);
+}
