@@ -97,6 +97,9 @@ TEST(Protocol, ProgramDescriptionRoundTripsExceptSources) {
 TEST(Protocol, MalformedJsonUnknownCommandAndMissingFields) {
     expect_reject("{\"cmd\":\"ping\"", ErrorStatus::Protocol, "malformed JSON");
     expect_reject("[1,2,3]", ErrorStatus::Protocol, "must be a JSON object");
+    // Found by fuzzing: a number beyond double's range is an out_of_range error in the JSON
+    // library, not a parse_error; it must still become a Protocol error.
+    expect_reject("{\"cmd\":\"alloc_buf\",\"bytes\":1048e576}", ErrorStatus::Protocol, "number overflow");
     expect_reject("{\"cmd\":\"format_disk\"}", ErrorStatus::Protocol, "unknown command 'format_disk'");
     expect_reject("{\"seq\":1}", ErrorStatus::Protocol, "missing field 'cmd'");
     expect_reject("{\"cmd\":\"alloc_buf\"}", ErrorStatus::Protocol, "alloc_buf: missing field 'bytes'");

@@ -52,7 +52,9 @@ const TTMemoryPool::Buffer& TTMemoryPool::live_locked(BufferId id, ErrorStatus s
     sync_generation_locked();
     auto it = buffers_.find(id);
     if (it == buffers_.end()) throw Error(status, name_ + ": " + std::string(ctx) + ": unknown buffer " + std::to_string(id));
-    if (it->second.generation != seen_generation_)
+    // A buffer of the current generation is lost too when that runtime has died and no new one
+    // has been started yet.
+    if (it->second.generation != seen_generation_ || !client_->running())
         throw Error(status, name_ + ": " + std::string(ctx) + ": buffer " + std::to_string(id) +
                                 " was lost when its zyx-tt-runtime ended (runtime generation " + std::to_string(it->second.generation) + ")");
     return it->second;

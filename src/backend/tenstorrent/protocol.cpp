@@ -370,7 +370,7 @@ Request parse_request(std::string_view line) {
         try {
             json discard = json::parse(line.begin(), line.end());
             (void)discard;
-        } catch (const json::parse_error& e) {
+        } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
             throw Error(ErrorStatus::Protocol, std::string("malformed JSON: ") + e.what());
         }
         throw Error(ErrorStatus::Protocol, "malformed JSON");

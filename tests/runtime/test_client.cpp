@@ -1,0 +1,191 @@
+// The Tenstorrent backend client (TTDevice, TTMemoryPool) against a real zyx-tt-runtime.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+
+#include "backend/tenstorrent/memory_pool.hpp"
+#include "backend/tenstorrent/runtime_client.hpp"
+#include "kernel/kernel.hpp"
+#include "runtime_test_util.hpp"
+
+using namespace zyx;
+using namespace zyx::tt;
+using backend::BufferId;
+
+namespace {
+
+std::vector<uint8_t> random_bytes(size_t n, uint32_t seed) {
+    std::vector<uint8_t> v(n);
+    std::mt19937 g(seed);
+    for (auto& b : v) b = uint8_t(g());
+    return v;
+}
+
+template <class F>
+void expect_status(ErrorStatus st, const std::string& fragment, F&& f) {
+    try {
+        f();
+        FAIL() << "no error; expected " << error_status_name(st);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.status(), st) << e.what();
+        EXPECT_NE(e.message().find(fragment), std::string::npos) << "message '" << e.message() << "' lacks '" << fragment << "'";
+    }
+}
+
+}  // namespace
+
+TEST(Client, DeviceInfoComesFromTheRuntime) {
+    auto dev = TTDevice::open(test::open_options("info"));
+    const auto& info = dev->info();
+    EXPECT_EQ(info.name, "tt:0 (emulator, wormhole-n150)");
+    ASSERT_EQ(info.max_grid.size(), 2u);
+    EXPECT_EQ(info.max_grid[0], 8u);
+    EXPECT_EQ(info.max_grid[1], 8u);
+    EXPECT_EQ(info.local_memory_bytes, 1499136u);
+    EXPECT_TRUE(info.dtype_supported[int(DType::bf16)]);
+    EXPECT_TRUE(info.dtype_supported[int(DType::f32)]);
+    EXPECT_FALSE(info.dtype_supported[int(DType::f64)]);
+    EXPECT_FALSE(info.dtype_supported[int(DType::i64)]);
+    EXPECT_EQ(dev->pool().free_bytes(), 12ull << 30);
+    EXPECT_EQ(dev->pool().name(), "tt:0");
+}
+
+TEST(Client, BlackholePresetFromConfig) {
+    auto o = test::open_options("bh");
+    o.config->emulator_preset = "blackhole-p150";
+    auto dev = TTDevice::open(o);
+    EXPECT_EQ(dev->device_desc().arch, "blackhole");
+    EXPECT_EQ(dev->device_desc().num_cbs, 64u);
+    EXPECT_NE(dev->info().name.find("blackhole-p150"), std::string::npos);
+}
+
+TEST(Client, UnknownPresetIsAnInitializationErrorWithTheRuntimesReason) {
+    auto o = test::open_options("badpreset");
+    o.config->emulator_preset = "wormhole-n999";
+    expect_status(ErrorStatus::InvalidArgument, "wormhole-n999", [&] { TTDevice::open(o); });
+}
+
+TEST(Client, WriteReadRoundTripsAtManySizes) {
+    auto o = test::open_options("rw");
+    o.transfer_chunk_bytes = 64 << 10;  // many chunks: exercises the pipelined path
+    o.arena_max_bytes = 256 << 10;      // and reuse of arena slots
+    auto dev = TTDevice::open(o);
+    auto& pool = dev->tt_pool();
+    for (size_t n : {size_t(1), size_t(3), size_t(4096), size_t(5000), size_t(1 << 20) + 17}) {
+        auto src = random_bytes(n, uint32_t(n));
+        BufferId b = pool.allocate(n);
+        pool.host_to_pool(src.data(), n, b, {});
+        std::vector<uint8_t> back(n, 0xEE);
+        pool.pool_to_host(b, back.data(), n, {});
+        EXPECT_EQ(back, src) << "size " << n;
+        pool.release(b);
+    }
+    // A short transfer into a larger buffer touches only its prefix.
+    BufferId b = pool.allocate(8192);
+    auto full = random_bytes(8192, 1), part = random_bytes(100, 2);
+    pool.host_to_pool(full.data(), 8192, b, {});
+    pool.host_to_pool(part.data(), 100, b, {});
+    std::vector<uint8_t> back(8192);
+    pool.pool_to_host(b, back.data(), 8192, {});
+    std::copy(part.begin(), part.end(), full.begin());
+    EXPECT_EQ(back, full);
+}
+
+TEST(Client, PoolToPoolWithinTheDevice) {
+    auto dev = TTDevice::open(test::open_options("p2p"));
+    auto& pool = dev->tt_pool();
+    auto src = random_bytes(10000, 5);
+    BufferId a = pool.allocate(10000), b = pool.allocate(10000);
+    pool.host_to_pool(src.data(), src.size(), a, {});
+    pool.pool_to_pool(pool, a, b, 10000, {});
+    std::vector<uint8_t> back(10000);
+    pool.pool_to_host(b, back.data(), back.size(), {});
+    EXPECT_EQ(back, src);
+    expect_status(ErrorStatus::MemoryCopyH2P, "exceed buffer", [&] { pool.pool_to_pool(pool, a, b, 20000, {}); });
+}
+
+TEST(Client, AllocationChecksAndTheBufferCache) {
+    auto dev = TTDevice::open(test::open_options("alloc"));
+    auto& pool = dev->tt_pool();
+    const uint64_t total = pool.free_bytes();
+    expect_status(ErrorStatus::MemoryAllocation, "0 bytes", [&] { pool.allocate(0); });
+    expect_status(ErrorStatus::MemoryAllocation, "bytes free", [&] { pool.allocate(total + 1); });
+
+    BufferId a = pool.allocate(10000);  // rounded up to 3 pages of 4096
+    EXPECT_EQ(pool.free_bytes(), total - 12288);
+    EXPECT_EQ(pool.buffer_bytes(a), 10000u);
+    pool.release(a);
+    EXPECT_EQ(pool.free_bytes(), total);
+    PoolStats s = pool.stats();
+    EXPECT_EQ(s.cached_buffers, 1u);
+    EXPECT_EQ(s.cache_misses, 1u);
+    // Same page-rounded size: served from the cache, no new device buffer.
+    BufferId b = pool.allocate(12000);
+    s = pool.stats();
+    EXPECT_EQ(s.cache_hits, 1u);
+    EXPECT_EQ(s.cached_buffers, 0u);
+    nlohmann::json st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    EXPECT_EQ(st["buffers"], 1) << "the cached buffer was reused, not a second one allocated";
+    // A different size misses.
+    BufferId c = pool.allocate(100000);
+    EXPECT_EQ(pool.stats().cache_misses, 2u);
+    pool.release(b);
+    pool.release(c);
+    pool.trim_cache();
+    st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    EXPECT_EQ(st["buffers"], 0) << "trim_cache frees the device buffers";
+}
+
+TEST(Client, ReferenceCountsAreChecked) {
+    auto dev = TTDevice::open(test::open_options("rc"));
+    auto& pool = dev->tt_pool();
+    BufferId a = pool.allocate(64);
+    pool.retain(a);
+    pool.release(a);
+    auto src = random_bytes(64, 9);
+    pool.host_to_pool(src.data(), 64, a, {});  // still alive: one reference left
+    pool.release(a);
+    expect_status(ErrorStatus::MemoryDeallocation, "release of unknown buffer", [&] { pool.release(a); });
+    expect_status(ErrorStatus::MemoryDeallocation, "retain of unknown buffer", [&] { pool.retain(777); });
+    expect_status(ErrorStatus::MemoryCopyH2P, "unknown buffer", [&] { pool.host_to_pool(src.data(), 64, a, {}); });
+}
+
+TEST(Client, TransfersLargerThanTheBufferAreRefused) {
+    auto dev = TTDevice::open(test::open_options("oversize"));
+    auto& pool = dev->tt_pool();
+    BufferId a = pool.allocate(100);
+    std::vector<uint8_t> big(200, 1);
+    expect_status(ErrorStatus::MemoryCopyH2P, "do not fit buffer", [&] { pool.host_to_pool(big.data(), 200, a, {}); });
+    expect_status(ErrorStatus::MemoryCopyP2H, "of 100 bytes", [&] { pool.pool_to_host(a, big.data(), 200, {}); });
+}
+
+TEST(Client, KernelIrIsNotSupportedYet) {
+    auto dev = TTDevice::open(test::open_options("unsup"));
+    kernel::Kernel k;
+    k.shape = {1024};
+    EXPECT_FALSE(dev->supports(k));
+    expect_status(ErrorStatus::Unsupported, "Unsupported: tt:0", [&] { dev->compile(k); });
+}
+
+TEST(Client, LaunchArgumentsAreChecked) {
+    auto dev = TTDevice::open(test::open_options("launch"));
+    expect_status(ErrorStatus::KernelLaunch, "unknown program 3", [&] { dev->launch(3, {}, {}, {}); });
+    expect_status(ErrorStatus::KernelLaunch, "unknown program 3", [&] { dev->release(3); });
+    protocol::Program p;
+    p.grid = {9, 9};
+    p.kernels.push_back({"reader", protocol::KernelKind::data_movement_0, "void kernel_main() {}", {}, {}, {}, {}});
+    expect_status(ErrorStatus::InvalidArgument, "exceeds the device grid 8x8", [&] { dev->compile_program(p); });
+}
+
+TEST(Client, TwoClientsOnOneDevice) {
+    auto o = test::open_options("two");
+    auto first = TTDevice::open(o);
+    expect_status(ErrorStatus::DeviceBusy, "in use by process " + std::to_string(::getpid()), [&] { TTDevice::open(o); });
+    auto other = o;
+    other.device_id = 1;
+    auto second = TTDevice::open(other);  // another device id is free
+    first.reset();
+    auto again = TTDevice::open(o);  // closing the first frees device 0
+    EXPECT_NE(again->client().pid(), second->client().pid());
+}

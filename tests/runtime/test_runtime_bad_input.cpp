@@ -1,0 +1,213 @@
+// Bad input of every kind, sent to a real zyx-tt-runtime line by line. After each bad request
+// the runtime must answer with the right status, keep serving, and keep earlier data intact.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "runtime_test_util.hpp"
+
+using namespace zyx;
+using namespace zyx::tt;
+using nlohmann::json;
+
+namespace {
+
+void expect_error(const json& j, const std::string& status, const std::string& fragment) {
+    ASSERT_EQ(j.value("ok", true), false) << j.dump();
+    EXPECT_EQ(j["error"]["status"], status) << j.dump();
+    std::string msg = j["error"]["message"].get<std::string>();
+    EXPECT_NE(msg.find(fragment), std::string::npos) << "message '" << msg << "' lacks '" << fragment << "'";
+}
+
+std::string kernel_json(const std::string& name, const std::string& kind, size_t bytes) {
+    return R"({"name":")" + name + R"(","kind":")" + kind + R"(","source_bytes":)" + std::to_string(bytes) + "}";
+}
+
+// A runtime with one 64 KiB buffer holding a known pattern.
+class BadInput : public ::testing::Test {
+protected:
+    void SetUp() override {
+        rt = std::make_unique<test::RawRuntime>(std::vector<std::string>{"--raw-timeout-ms", "300"});
+        rt->start(1 << 20);
+        json a = rt->ok(R"({"cmd":"alloc_buf","bytes":65536})");
+        buffer = a["buffer"].get<uint32_t>();
+        pattern.resize(65536);
+        for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = uint8_t(i * 7 + 3);
+        std::memcpy(rt->arena->data(), pattern.data(), pattern.size());
+        rt->ok(R"({"cmd":"write_buf","buffer":)" + std::to_string(buffer) + R"(,"bytes":65536,"arena_offset":0})");
+    }
+    // The runtime still answers, and the buffer still holds the pattern.
+    void expect_still_serving() {
+        rt->ok(R"({"cmd":"ping"})");
+        std::memset(rt->arena->data() + 100000, 0, pattern.size());
+        rt->ok(R"({"cmd":"read_buf","buffer":)" + std::to_string(buffer) + R"(,"bytes":65536,"arena_offset":100000})");
+        EXPECT_EQ(std::memcmp(rt->arena->data() + 100000, pattern.data(), pattern.size()), 0) << "buffer contents changed";
+    }
+    std::unique_ptr<test::RawRuntime> rt;
+    uint32_t buffer = 0;
+    std::vector<uint8_t> pattern;
+};
+
+}  // namespace
+
+TEST_F(BadInput, MalformedJson) {
+    expect_error(rt->request(R"({"cmd":"ping")"), "protocol", "malformed JSON");
+    expect_error(rt->request("\x01\x02garbage\xff"), "protocol", "malformed JSON");
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":1e999})"), "protocol", "number overflow");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, UnknownCommand) {
+    expect_error(rt->request(R"({"cmd":"reboot","seq":5})"), "protocol", "unknown command 'reboot'");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, MissingOrIllTypedField) {
+    expect_error(rt->request(R"({"cmd":"write_buf","bytes":4})"), "protocol", "missing field 'buffer'");
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":"1","bytes":4})"), "protocol", "must be an unsigned integer");
+    expect_error(rt->request(R"({"cmd":"run","program":1,"inputs":"all"})"), "protocol", "must be an array");
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4,"colour":"red"})"), "protocol", "unknown field 'colour'");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, ErrorEchoesSeqEvenWhenTheRequestIsBad) {
+    json j = rt->request(R"({"cmd":"alloc_buf","seq":41,"bytes":"x"})");
+    EXPECT_EQ(j["seq"], 41);
+    expect_still_serving();
+}
+
+TEST_F(BadInput, UnknownBufferOrProgram) {
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":999,"bytes":4})"), "memory_copy_h2p", "unknown buffer 999");
+    expect_error(rt->request(R"({"cmd":"read_buf","buffer":999,"bytes":4})"), "memory_copy_p2h", "unknown buffer 999");
+    expect_error(rt->request(R"({"cmd":"free_buf","buffer":999})"), "memory_deallocation", "unknown buffer 999");
+    expect_error(rt->request(R"({"cmd":"run","program":77})"), "kernel_launch", "unknown program 77");
+    expect_error(rt->request(R"({"cmd":"release_program","program":77})"), "kernel_launch", "unknown program 77");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, SizeLargerThanArenaOrBuffer) {
+    std::string b = std::to_string(buffer);
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":65537})"), "memory_copy_h2p", "exceed buffer " + b);
+    expect_error(rt->request(R"({"cmd":"read_buf","buffer":)" + b + R"(,"bytes":16,"offset":65530})"), "memory_copy_p2h", "exceed buffer");
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":16,"offset":18446744073709551615})"), "memory_copy_h2p",
+                 "exceed buffer");
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":4096,"arena_offset":1046528})"), "memory_copy_h2p",
+                 "exceed the staging arena of 1048576 bytes");
+    expect_error(rt->request(R"({"cmd":"read_buf","buffer":)" + b + R"(,"bytes":1,"arena_offset":18446744073709551615})"), "memory_copy_p2h",
+                 "staging arena");
+    expect_error(rt->request(R"({"cmd":"arena_resize","bytes":1099511627776})"), "invalid_argument", "fewer than");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, ZeroSizeAndOversizeAllocation) {
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":0})"), "memory_allocation", "0 bytes");
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":1000000000000000})"), "memory_allocation", "exceed the device's");
+    // Fill the device: allocations fail cleanly once DRAM is exhausted, earlier buffers survive.
+    json hello = rt->ok(R"({"cmd":"hello","version":1})");
+    uint64_t dram = hello["device"]["dram_bytes"].get<uint64_t>();
+    std::vector<uint32_t> big;
+    json last;
+    for (int i = 0; i < 64; ++i) {
+        last = rt->request(R"({"cmd":"alloc_buf","bytes":)" + std::to_string(dram / 4) + "}");
+        if (!last["ok"].get<bool>()) break;
+        big.push_back(last["buffer"].get<uint32_t>());
+    }
+    EXPECT_LE(big.size(), 4u);
+    expect_error(last, "memory_allocation", "");
+    for (uint32_t id : big) rt->ok(R"({"cmd":"free_buf","buffer":)" + std::to_string(id) + "}");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, RequestsBeforeHelloAndWrongVersion) {
+    test::RawRuntime fresh;
+    expect_error(fresh.request(R"({"cmd":"alloc_buf","bytes":4})"), "protocol", "send hello first");
+    expect_error(fresh.request(R"({"cmd":"hello","version":99})"), "protocol", "speaks version 1");
+    fresh.ok(R"({"cmd":"hello","version":1})");
+    fresh.ok(R"({"cmd":"alloc_buf","bytes":4})");
+}
+
+TEST_F(BadInput, ArenaThatOthersCouldReadIsRefused) {
+    std::string name = "/zyx-test-open-" + std::to_string(::getpid());
+    int fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::fchmod(fd, 0644), 0);
+    ASSERT_EQ(::ftruncate(fd, 4096), 0);
+    expect_error(rt->request(R"({"cmd":"arena_map","name":")" + name + R"(","bytes":4096})"), "invalid_argument", "mode 0600");
+    expect_error(rt->request(R"({"cmd":"arena_map","name":"/zyx-does-not-exist","bytes":4096})"), "invalid_argument", "cannot open");
+    ::shm_unlink(name.c_str());
+    ::close(fd);
+    expect_still_serving();  // the old arena is still mapped
+}
+
+TEST_F(BadInput, LineLongerThanTheLimit) {
+    std::string huge = R"({"cmd":"ping","pad":")" + std::string(1100000, 'x') + "\"}";
+    expect_error(rt->request(huge), "protocol", "longer than 1048576");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, SourceLengthLargerThanWhatFollows) {
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", 5000) + "]}";
+    // Only 10 of the declared 5000 bytes arrive; the runtime gives up after its raw timeout.
+    json j = rt->request(line, "void f() {");
+    expect_error(j, "protocol", "declared 5000 source bytes but only 10 arrived");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, SourcesNotFollowedByNewline) {
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", 4) + "]}";
+    expect_error(rt->request(line, "abcdefgh"), "protocol", "not followed by '\\n'");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, BadProgramDescriptionStillConsumesItsSources) {
+    std::string src = "void kernel_main() {}\n{\"cmd\":\"exit\"}\n";  // would end the runtime if taken as requests
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":0,"format":"Float64","page_bytes":4,"num_pages":1}],"kernels":[)" +
+                       kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    expect_error(rt->request(line, src + "\n"), "invalid_argument", "unknown data format 'Float64'");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, GridLargerThanTheDevice) {
+    std::string src = "void kernel_main() {}";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":99,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    expect_error(rt->request(line, src + "\n"), "invalid_argument", "grid 99x1 (rows x cols) exceeds the device grid 8x8");
+    line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":40,"format":"Float16_b","page_bytes":2048,"num_pages":2}],"kernels":[)" +
+           kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    expect_error(rt->request(line, src + "\n"), "invalid_argument", "CB 40 is beyond the device's 32");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, KernelWithACompileErrorCarriesTheCompilersMessage) {
+    std::string src = "void kernel_main() { undeclared_thing_42 = 1; }";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    json j = rt->request(line, src + "\n");
+    ASSERT_FALSE(j["ok"].get<bool>());
+    if (j["error"]["status"] == "unsupported") GTEST_SKIP() << "the emulator does not run programs yet: " << j["error"]["message"];
+    expect_error(j, "kernel_compilation", "undeclared_thing_42");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, MessagesWithQuotesAndNewlinesStayOneLine) {
+    // The command name comes back inside the error message: quotes, backslash and newline must
+    // be escaped so that the response is one valid JSON line.
+    json j = rt->request(R"({"cmd":"say \"hi\"\\\n\ttwice"})");
+    expect_error(j, "protocol", "unknown command 'say \"hi\"\\\n\ttwice'");
+    std::string src = "x";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" +
+                       kernel_json(R"(read\"er\n)", "tensor_core", src.size()) + "]}";
+    expect_error(rt->request(line, src + "\n"), "invalid_argument", "kernel 'read\"er\n': unknown kind 'tensor_core'");
+    expect_still_serving();
+}
+
+TEST_F(BadInput, StatsCountRequestsAndErrors) {
+    rt->request(R"({"cmd":"bogus"})");
+    json s = rt->ok(R"({"cmd":"stats"})");
+    EXPECT_GE(s["errors"].get<uint64_t>(), 1u);
+    EXPECT_EQ(s["buffers"], 1);
+    EXPECT_EQ(s["buffer_bytes"], 65536);
+    EXPECT_EQ(s["bytes_written"], 65536);
+    EXPECT_EQ(s["arena_bytes"], 1 << 20);
+}
