@@ -1,0 +1,182 @@
+// Emulator benchmarks, each beside a baseline measured in the same run:
+//   matmul   emulated bf16 C = A·B, 1024x1024x1024, whole Wormhole grid  vs  cblas_sgemm (fp32)
+//   eltwise  emulated bf16 c = a + b, 16 MiB per operand, whole grid     vs  memcpy
+//   compile  cold compile of one kernel (fresh cache dir), and a cache hit
+// Goals (issue 2): matmul >= 0.3x sgemm, eltwise >= 0.3x memcpy bandwidth, cold compile
+// <= 0.2 s, cache hit <= 2 ms. Everything is measured warm (memory touched once first).
+#include <cblas.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "example_util.hpp"
+
+using namespace example;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Best of `reps` runs of f, in seconds.
+double best_of(int reps, const std::function<void()>& f) {
+    double best = 1e30;
+    for (int i = 0; i < reps; ++i) {
+        auto t0 = Clock::now();
+        f();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return best;
+}
+
+struct GridProgram {
+    Device& dev;
+    ProgramId prog;
+};
+
+void bench_matmul() {
+    const uint32_t M = 1024, K = 1024, N = 1024, Mt = M / 32, Kt = K / 32, Nt = N / 32, tile = 2048;
+    Device dev(preset("wormhole-n150"));
+    const auto& s = dev.spec();
+    CoreRangeSet grid{CoreRange{{0, 0}, {s.grid_x - 1, s.grid_y - 1}}};
+    uint32_t ncores = s.grid_x * s.grid_y;
+    std::vector<float> a(size_t(M) * K), b(size_t(K) * N);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 17) - 8) / 8, b[i] = float(int(i % 13) - 6) / 8;
+    Buffer A = dev.buffer_create(size_t(M) * K * 2, tile), B = dev.buffer_create(size_t(K) * N * 2, tile),
+           C = dev.buffer_create(size_t(M) * N * 2, tile);
+    auto at = tilize(a, M, K), bt = tilize(b, K, N);
+    dev.buffer_write(A.id, at.data(), at.size() * 2);
+    dev.buffer_write(B.id, bt.data(), bt.size() * 2);
+    ProgramSpec ps;
+    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 2, grid});
+    std::vector<uint32_t> rct = dev.tensor_accessor_args(A.id), bct = dev.tensor_accessor_args(B.id);
+    rct.insert(rct.end(), bct.begin(), bct.end());
+    KernelSpec comp = kernel("compute_matmul.cpp", KernelKind::Compute, grid);
+    comp.compute.fp32_dest_acc_en = true;
+    ps.kernels = {kernel("reader_matmul_tiles.cpp", KernelKind::DataMovement1, grid, rct),
+                  kernel("writer_tiles.cpp", KernelKind::DataMovement0, grid, dev.tensor_accessor_args(C.id)), comp};
+    ProgramId p = dev.program_create(ps);
+    for (uint32_t i = 0; i < ncores; ++i) {
+        uint32_t start, count;
+        split_work(Mt * Nt, ncores, i, &start, &count);
+        CoreCoord c{i % s.grid_x, i / s.grid_x};
+        dev.program_set_runtime_args(p, 0, c, {A.address, B.address, Kt, Nt, start, count});
+        dev.program_set_runtime_args(p, 1, c, {C.address, start, count});
+        dev.program_set_runtime_args(p, 2, c, {Kt, count});
+    }
+    auto launch = [&] {
+        dev.program_launch(p);
+        dev.wait();
+    };
+    launch();  // warm: first touch of L1, DRAM and fiber stacks
+    double t_emu = best_of(3, launch);
+
+    std::vector<float> fc(size_t(M) * N);
+    auto sgemm = [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(M), int(N), int(K), 1.0f, a.data(), int(K), b.data(),
+                    int(N), 0.0f, fc.data(), int(N));
+    };
+    sgemm();
+    double t_blas = best_of(3, sgemm);
+    double flops = 2.0 * M * N * K;
+    std::printf("matmul 1024^3   emulated bf16 (64 cores): %8.2f ms  %7.1f GFLOP/s\n", t_emu * 1e3, flops / t_emu * 1e-9);
+    std::printf("                OpenBLAS sgemm (fp32):    %8.2f ms  %7.1f GFLOP/s\n", t_blas * 1e3, flops / t_blas * 1e-9);
+    std::printf("                ratio emulated/sgemm: %.3f  (goal >= 0.3)\n", t_blas / t_emu);
+}
+
+void bench_eltwise() {
+    const uint32_t n_tiles = 8192, tile = 2048;  // 16 MiB per operand
+    Device dev(preset("wormhole-n150"));
+    const auto& s = dev.spec();
+    CoreRangeSet grid{CoreRange{{0, 0}, {s.grid_x - 1, s.grid_y - 1}}};
+    uint32_t ncores = s.grid_x * s.grid_y;
+    std::vector<uint16_t> host(size_t(n_tiles) * 1024, 0x3f80);
+    Buffer A = dev.buffer_create(uint64_t(n_tiles) * tile, tile), B = dev.buffer_create(uint64_t(n_tiles) * tile, tile),
+           C = dev.buffer_create(uint64_t(n_tiles) * tile, tile);
+    dev.buffer_write(A.id, host.data(), host.size() * 2);
+    dev.buffer_write(B.id, host.data(), host.size() * 2);
+    ProgramSpec ps;
+    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 4, grid});
+    std::vector<uint32_t> rct = dev.tensor_accessor_args(A.id), bct = dev.tensor_accessor_args(B.id);
+    rct.insert(rct.end(), bct.begin(), bct.end());
+    KernelSpec comp;
+    comp.name = "add";
+    comp.kind = KernelKind::Compute;
+    comp.cores = grid;
+    comp.source = kernel_source("../../02_eltwise_binary/kernels/compute_add.cpp");
+    ps.kernels = {kernel("reader_binary_tiles.cpp", KernelKind::DataMovement1, grid, rct),
+                  kernel("writer_tiles.cpp", KernelKind::DataMovement0, grid, dev.tensor_accessor_args(C.id)), comp};
+    ProgramId p = dev.program_create(ps);
+    for (uint32_t i = 0; i < ncores; ++i) {
+        uint32_t start, count;
+        split_work(n_tiles, ncores, i, &start, &count);
+        CoreCoord c{i % s.grid_x, i / s.grid_x};
+        dev.program_set_runtime_args(p, 0, c, {A.address, B.address, start, count});
+        dev.program_set_runtime_args(p, 1, c, {C.address, start, count});
+        dev.program_set_runtime_args(p, 2, c, {count});
+    }
+    auto launch = [&] {
+        dev.program_launch(p);
+        dev.wait();
+    };
+    launch();
+    double t_emu = best_of(3, launch);
+    double bytes = 3.0 * n_tiles * tile;  // two operands read, one result written
+
+    std::vector<char> src(size_t(n_tiles) * tile, 1), dst(src.size());
+    auto copy = [&] { std::memcpy(dst.data(), src.data(), src.size()); };
+    copy();
+    double t_copy = best_of(5, copy);
+    double copy_bw = 2.0 * src.size() / t_copy;  // read + write
+    std::printf("eltwise add     emulated bf16 (64 cores): %8.2f ms  %7.2f GB/s (a, b read + c written)\n", t_emu * 1e3,
+                bytes / t_emu * 1e-9);
+    std::printf("                memcpy 16 MiB:            %8.2f ms  %7.2f GB/s (read + write)\n", t_copy * 1e3,
+                copy_bw * 1e-9);
+    std::printf("                ratio emulated/memcpy: %.3f  (goal >= 0.3)\n", (bytes / t_emu) / copy_bw);
+}
+
+void bench_compile() {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("zyx_bench_emu_cache_" + std::to_string(getpid()));
+    setenv("ZYX_CACHE_DIR", dir.c_str(), 1);
+    Device dev(preset("wormhole-n150"));
+    CoreRangeSet core{CoreRange{{0, 0}, {0, 0}}};
+    std::string src = kernel_source("reader_binary_tiles.cpp");
+    const int n = 5;
+    double cold = 0;
+    for (int i = 0; i < n; ++i) {
+        ProgramSpec ps;
+        KernelSpec k = kernel("reader_binary_tiles.cpp", KernelKind::DataMovement1, core, {2, 2048, 2, 2048});
+        k.source = src + "\n// variant " + std::to_string(i) + "\n";  // a new source: a real cold compile
+        ps.kernels = {k};
+        auto t0 = Clock::now();
+        dev.program_create(ps);
+        cold += std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    ProgramSpec ps;
+    KernelSpec k = kernel("reader_binary_tiles.cpp", KernelKind::DataMovement1, core, {2, 2048, 2, 2048});
+    k.source = src + "\n// variant 0\n";
+    ps.kernels = {k};
+    double hit = best_of(20, [&] { dev.program_create(ps); });
+    std::printf("compile         cold (fresh cache dir):   %8.1f ms per kernel (goal <= 200)\n", cold / n * 1e3);
+    std::printf("                cache hit:                %8.3f ms per kernel (goal <= 2)\n", hit * 1e3);
+    fs::remove_all(dir);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    bool all = argc < 2;
+    auto want = [&](const char* what) { return all || std::strcmp(argv[1], what) == 0; };
+    return run_example([&] {
+        if (want("compile")) bench_compile();
+        if (want("eltwise")) bench_eltwise();
+        if (want("matmul")) bench_matmul();
+        return 0;
+    });
+}
