@@ -231,7 +231,8 @@ Event TTDevice::launch_on(ProgramId program, std::span<const BufferId> buffers, 
         (i < n_in ? r.inputs : r.outputs).push_back(rt);
     }
     r.grid = grid;
-    client_->call(r);
+    nlohmann::json resp = client_->call(r);
+    last_launch_us_ = resp.value("launch_us", 0.0);
     return Event{};
 }
 

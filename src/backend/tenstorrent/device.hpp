@@ -91,6 +91,8 @@ public:
     void release(backend::ProgramId program) override;
 
     const protocol::DeviceDesc& device_desc() const { return desc_; }
+    // Microseconds the last launch spent inside the device's launch + wait (runtime-measured).
+    double last_launch_us() const { return last_launch_us_; }
     RuntimeClient& client() { return *client_; }
     uint32_t device_id() const { return id_; }
 
@@ -112,6 +114,7 @@ private:
     std::mutex mutex_;
     std::unordered_map<backend::ProgramId, Program> programs_;
     backend::ProgramId next_program_ = 1;
+    double last_launch_us_ = 0;
 };
 
 }  // namespace zyx::tt

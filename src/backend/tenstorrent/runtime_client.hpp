@@ -35,7 +35,7 @@ struct RuntimeClientOptions {
     int run_timeout_ms = 600000;            // run: a launch can legitimately take long
     uint64_t arena_initial_bytes = 1u << 20;
     uint64_t arena_max_bytes = 64u << 20;   // the arena grows up to this; larger transfers are chunked
-    uint64_t transfer_chunk_bytes = 4u << 20;  // one write_buf/read_buf request moves at most this
+    uint64_t transfer_chunk_bytes = 2u << 20;  // one write_buf/read_buf request moves at most this (bench/runtime)
 };
 
 class RuntimeClient {
