@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <thread>
 #include <vector>
 
 #include "example_util.hpp"
@@ -77,6 +78,7 @@ void bench_matmul() {
     double t_emu = best_of(3, launch);
 
     std::vector<float> fc(size_t(M) * N);
+    openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
     auto sgemm = [&] {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(M), int(N), int(K), 1.0f, a.data(), int(K), b.data(),
                     int(N), 0.0f, fc.data(), int(N));
@@ -173,6 +175,8 @@ void bench_compile() {
 int main(int argc, char** argv) {
     bool all = argc < 2;
     auto want = [&](const char* what) { return all || std::strcmp(argv[1], what) == 0; };
+    // OpenBLAS worker threads spin-wait: keep them out of the way until sgemm runs (last).
+    openblas_set_num_threads(1);
     return run_example([&] {
         if (want("compile")) bench_compile();
         if (want("eltwise")) bench_eltwise();

@@ -222,22 +222,22 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
-    std::string call = "pack_tile(" + std::to_string(idst) + ", cb " + std::to_string(cb_id) + ")";
+    auto call = [&] { return "pack_tile(" + std::to_string(idst) + ", cb " + std::to_string(cb_id) + ")"; };
     if (d.state[d.pack_sec] != DstState::Packing)
-        kernel_fault(call + ": DST packed outside tile_regs_wait / tile_regs_release");
+        kernel_fault(call() + ": DST packed outside tile_regs_wait / tile_regs_release");
     if (idst >= d.capacity)
-        kernel_fault(call + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
+        kernel_fault(call() + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
                      std::to_string(d.capacity) + " tiles");
     CbState& cb = cb_checked(f, int32_t(cb_id), "pack_tile");
     if (cb.producer < 0) cb.producer = int8_t(f.proc);
     else if (cb.producer != int8_t(f.proc))
-        kernel_fault(call + ": packs into a CB whose producer is " + proc_name(Proc(cb.producer)));
+        kernel_fault(call() + ": packs into a CB whose producer is " + proc_name(Proc(cb.producer)));
     uint32_t k = out_of_order ? out_index : cb.packed;
     if (k >= cb.reserved)
-        kernel_fault(call + ": writes page " + std::to_string(k) + " of the CB but only " + std::to_string(cb.reserved) +
+        kernel_fault(call() + ": writes page " + std::to_string(k) + " of the CB but only " + std::to_string(cb.reserved) +
                      " pages are reserved with cb_reserve_back (overrun)");
     if (cb.page_bytes < tile_size_bytes(cb.format))
-        kernel_fault(call + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
+        kernel_fault(call() + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
                      data_format_name(cb.format) + " tile");
     tile::pack_tile(cb.format, d.tile(d.pack_sec, idst), reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes)));
     if (!out_of_order) ++cb.packed;

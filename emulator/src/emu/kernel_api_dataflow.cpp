@@ -72,12 +72,12 @@ void cb_reserve_back(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Pack) return;
     CbState& cb = cb_checked(f, id, "cb_reserve_back");
     claim(f, cb, id, true, "cb_reserve_back");
-    std::string call = "cb_reserve_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    auto call = [&] { return "cb_reserve_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
     if (n <= 0 || uint32_t(n) > cb.num_pages)
-        kernel_fault(call + ": asks for more pages than the CB holds (" + std::to_string(cb.num_pages) +
+        kernel_fault(call() + ": asks for more pages than the CB holds (" + std::to_string(cb.num_pages) +
                      "); this hangs forever on silicon");
     if (cb.wr_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit)
-        kernel_fault(call + ": the reservation at page " + std::to_string((cb.wr_ptr - cb.fifo_base) / cb.page_bytes) +
+        kernel_fault(call() + ": the reservation at page " + std::to_string((cb.wr_ptr - cb.fifo_base) / cb.page_bytes) +
                      " crosses the end of the " + std::to_string(cb.num_pages) +
                      "-page CB (overrun); pushes within one cycle of the CB must add up to exactly its size");
     block_on({Wait::CbReserve, id, n});
@@ -89,17 +89,17 @@ void cb_push_back(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Pack) return;
     CbState& cb = cb_checked(f, id, "cb_push_back");
     claim(f, cb, id, true, "cb_push_back");
-    std::string call = "cb_push_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    auto call = [&] { return "cb_push_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
     if (n <= 0 || uint32_t(n) > cb.reserved)
-        kernel_fault(call + ": pushes more pages than were reserved with cb_reserve_back (" +
+        kernel_fault(call() + ": pushes more pages than were reserved with cb_reserve_back (" +
                      std::to_string(cb.reserved) + ")");
     uint64_t bytes = uint64_t(n) * cb.page_bytes;
     if (cb.wr_ptr + bytes > cb.fifo_limit)
-        kernel_fault(call + ": overruns the end of the CB");
+        kernel_fault(call() + ": overruns the end of the CB");
     for (const NocTxn& t : f.txns) {
         uint64_t d = uintptr_t(t.dst);
         if (t.is_read && d < cb.wr_ptr + bytes && d + t.size > cb.wr_ptr)
-            kernel_fault(call + ": a NoC read into these pages (" + std::to_string(t.size) + " B at " + hex(d) +
+            kernel_fault(call() + ": a NoC read into these pages (" + std::to_string(t.size) + " B at " + hex(d) +
                          ") is still outstanding: missing noc_async_read_barrier before cb_push_back");
     }
     cb.wr_ptr += uint32_t(bytes);
@@ -114,12 +114,12 @@ void cb_wait_front(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Unpack) return;
     CbState& cb = cb_checked(f, id, "cb_wait_front");
     claim(f, cb, id, false, "cb_wait_front");
-    std::string call = "cb_wait_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    auto call = [&] { return "cb_wait_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
     if (n <= 0 || uint32_t(n) > cb.num_pages)
-        kernel_fault(call + ": waits for more pages than the CB holds (" + std::to_string(cb.num_pages) +
+        kernel_fault(call() + ": waits for more pages than the CB holds (" + std::to_string(cb.num_pages) +
                      "); this hangs forever on silicon");
     if (cb.rd_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit)
-        kernel_fault(call + ": the window at page " + std::to_string((cb.rd_ptr - cb.fifo_base) / cb.page_bytes) +
+        kernel_fault(call() + ": the window at page " + std::to_string((cb.rd_ptr - cb.fifo_base) / cb.page_bytes) +
                      " crosses the end of the " + std::to_string(cb.num_pages) + "-page CB (overrun)");
     block_on({Wait::CbWait, id, n});
     if (uint32_t(n) > cb.waited) cb.waited = uint32_t(n);
@@ -130,15 +130,15 @@ void cb_pop_front(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Unpack) return;
     CbState& cb = cb_checked(f, id, "cb_pop_front");
     claim(f, cb, id, false, "cb_pop_front");
-    std::string call = "cb_pop_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+    auto call = [&] { return "cb_pop_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
     if (n <= 0 || uint32_t(n) > cb.waited)
-        kernel_fault(call + ": pops more pages than were waited for with cb_wait_front (" + std::to_string(cb.waited) +
+        kernel_fault(call() + ": pops more pages than were waited for with cb_wait_front (" + std::to_string(cb.waited) +
                      "); waits are cumulative from the front");
     uint64_t bytes = uint64_t(n) * cb.page_bytes;
     for (const NocTxn& t : f.txns) {
         uint64_t s = uintptr_t(t.src);
         if (!t.is_read && s < cb.rd_ptr + bytes && s + t.size > cb.rd_ptr)
-            kernel_fault(call + ": a NoC write from these pages (" + std::to_string(t.size) + " B at " + hex(s) +
+            kernel_fault(call() + ": a NoC write from these pages (" + std::to_string(t.size) + " B at " + hex(s) +
                          ") is still outstanding: missing noc_async_write_barrier before cb_pop_front");
     }
     cb.rd_ptr += uint32_t(bytes);
@@ -183,25 +183,27 @@ Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
     Device::Impl& d = dev();
     uint32_t x = uint32_t(noc_addr >> 36) & 63, y = uint32_t(noc_addr >> 42) & 63;
     uint64_t local = noc_addr & ((1ull << 36) - 1);
-    std::string where = std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
+    auto where = [&] {
+        return std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
+    };
     if (int c = d.core_at_noc(x, y); c >= 0) {
         uint64_t off = 0;
         if (d.l1.core_of(local, &off) < 0)
-            kernel_fault(where + " is not an L1 address (kernels address L1 with the values get_write_ptr / "
+            kernel_fault(where() + " is not an L1 address (kernels address L1 with the values get_write_ptr / "
                                  "get_read_ptr / get_semaphore return)");
         if (off + size > d.spec.l1_bytes)
-            kernel_fault(where + ": " + std::to_string(size) + " B at L1 offset " + std::to_string(off) +
+            kernel_fault(where() + ": " + std::to_string(size) + " B at L1 offset " + std::to_string(off) +
                          " run past the end of L1 (" + std::to_string(d.spec.l1_bytes) + " B): out of bounds");
         return {d.l1.core_base(uint32_t(c)) + off, off, false};
     }
     if (int b = d.bank_at_noc(x, y); b >= 0) {
         if (!d.dram_owner(uint32_t(b), local, size))
-            kernel_fault(where + ": " + std::to_string(size) + " B in DRAM bank " + std::to_string(b) +
+            kernel_fault(where() + ": " + std::to_string(size) + " B in DRAM bank " + std::to_string(b) +
                          " are not inside any live buffer: out of bounds");
         return {d.dram.bank_base(uint32_t(b)) + local, local, true};
     }
     (void)f;
-    kernel_fault(where + ": (" + std::to_string(x) + "," + std::to_string(y) +
+    kernel_fault(where() + ": (" + std::to_string(x) + "," + std::to_string(y) +
                  ") is neither a worker core nor a DRAM bank");
 }
 

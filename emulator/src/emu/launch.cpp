@@ -271,7 +271,9 @@ void fiber_body(Fiber& f) {
 // Resumes one fiber until it blocks or ends. Returns false when it crashed.
 bool resume(Fiber& f, sigjmp_buf& jb) {
     t_fiber = &f;
-    if (sigsetjmp(jb, 1) == 0) {
+    // savesigs = 0: no sigprocmask syscall per resume. The handler runs with SA_NODEFER, so no
+    // signal is left blocked after the jump.
+    if (sigsetjmp(jb, 0) == 0) {
         f.ctx = std::move(f.ctx).resume();
     } else {
         // The kernel faulted; its stack is abandoned (the fiber handle was emptied by resume()).
