@@ -10,6 +10,7 @@
 #include <tt-metalium/mesh_device.hpp>
 #include <tt-metalium/tt_metal.hpp>
 
+#include <cstring>
 #include <unordered_map>
 
 #include "backend/tenstorrent/pci_boards.hpp"
