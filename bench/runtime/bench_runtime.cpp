@@ -105,6 +105,12 @@ int main(int argc, char** argv) {
         });
         double gbps_ours = 2.0 * bytes / t_ours / 1e9, gbps_memcpy = 2.0 * bytes / t_memcpy / 1e9;
         row("64 MiB write+read vs memcpy", gbps_ours, gbps_memcpy, "GB/s", gbps_ours / gbps_memcpy, ">= 0.5");
+        // Where the time goes: each direction alone against one memcpy.
+        double t_w = best_of(5, [&] { pool.host_to_pool(src.data(), bytes, b, {}); });
+        double t_r = best_of(5, [&] { pool.pool_to_host(b, dst.data(), bytes, {}); });
+        double t_1 = best_of(5, [&] { std::memcpy(tmp.data(), src.data(), bytes); });
+        row("  64 MiB write only vs one memcpy", bytes / t_w / 1e9, bytes / t_1 / 1e9, "GB/s", t_1 / t_w, "");
+        row("  64 MiB read only vs one memcpy", bytes / t_r / 1e9, bytes / t_1 / 1e9, "GB/s", t_1 / t_r, "");
         pool.release(b);
 
         // 3. Empty program launches.
