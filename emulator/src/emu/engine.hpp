@@ -127,6 +127,7 @@ struct Fiber {
     const KernelBinary* kernel = nullptr;  // null: nothing runs on this processor
     bool finished = true;
     bool crashed = false;                  // abandoned after a fault signal: never resumed again
+    bool polled = false;                   // yielded from a polling call: not resumed again this pass
     Wait wait;
     std::vector<NocTxn> txns;              // outstanding NoC transfers issued by this processor
     uint32_t args_addr = 0, nargs = 0, common_addr = 0, ncommon = 0;
@@ -194,6 +195,9 @@ struct Launch {
     int workers_running = 0;
     bool done = false;
 
+    // Counters for the `emu` log line at the end of a launch.
+    std::atomic<uint64_t> resumes{0}, passes{0}, idle_waits{0}, cpu_ns{0};
+
     // Trace, one vector per worker (no locking).
     bool tracing = false;
     std::vector<std::vector<TraceEvent>> trace;
@@ -233,6 +237,7 @@ void block_on(const Wait& w);
 bool wait_ready(const Fiber& f);
 std::string describe_wait(const Fiber& f);
 double trace_now_us();
+double trace_now_us_of(const Launch& L);
 void complete_txns(Fiber& f, int noc, bool is_read_filter, bool all_kinds);
 
 // Thrown inside a fiber to end it after a recorded failure; caught at the fiber's base.

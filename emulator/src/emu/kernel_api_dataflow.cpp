@@ -152,6 +152,7 @@ uint32_t get_read_ptr(int32_t id) { return cb_checked(cur(), id, "get_read_ptr")
 
 // Polling calls yield when the answer is "no", so a polling loop lets the other fibers run.
 void poll_yield(Fiber& f) {
+    f.polled = true;
     f.sched = std::move(f.sched).resume();
     if (current_launch()->aborted.load()) throw KernelAbort{};
 }

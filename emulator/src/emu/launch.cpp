@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <csetjmp>
+#include <ctime>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -110,6 +111,10 @@ const char* proc_name(Proc p) {
 
 Fiber* current_fiber() { return t_fiber; }
 Launch* current_launch() { return t_launch; }
+
+double trace_now_us_of(const Launch& L) {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - L.t0).count();
+}
 
 double trace_now_us() {
     Launch* L = t_launch;
@@ -332,36 +337,62 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
     sigjmp_buf jb;
     t_crash_jmp = &jb;
 
+    // This worker's cores and their fibers.
+    std::vector<Core*> cores;
     std::vector<Fiber*> fibers;
-    for (size_t i = wid; i < L.cores.size(); i += nworkers)
+    for (size_t i = wid; i < L.cores.size(); i += nworkers) {
+        cores.push_back(L.cores[i]);
         for (auto& f : L.cores[i]->fibers)
             if (f.kernel) {
                 start_fiber(f, stacks[L.cores[i]->index * kProcs + size_t(f.proc)]);
                 fibers.push_back(&f);
             }
+    }
     std::mt19937_64 rng(L.seed * 0x9e3779b97f4a7c15ull + wid + 1);
+    int order[kProcs] = {0, 1, 2, 3, 4};
 
     bool counted_live = !fibers.empty();
+    uint64_t n_resumes = 0, n_passes = 0, n_idle = 0;
+    auto thread_cpu_ns = [] {
+        timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+    };
+    uint64_t cpu0 = thread_cpu_ns();
     while (!L.aborted.load(std::memory_order_relaxed)) {
+        ++n_passes;
         uint64_t seen = L.progress.load(std::memory_order_seq_cst);
-        if (L.randomize) std::shuffle(fibers.begin(), fibers.end(), rng);
+        if (L.randomize) std::shuffle(cores.begin(), cores.end(), rng);
         bool progress = false, live = false;
-        for (Fiber* f : fibers) {
-            if (f->finished) continue;
-            live = true;
-            if (!wait_ready(*f)) continue;
-            if (L.randomize && !f->txns.empty()) {
-                // Seeded NoC completion: each outstanding write lands now or later, in random order.
-                std::shuffle(f->txns.begin(), f->txns.end(), rng);
-                size_t keep = 0;
-                for (auto& t : f->txns) {
-                    if (!t.is_read && (rng() & 1)) std::memmove(t.dst, t.src, t.size);
-                    else f->txns[keep++] = t;
+        // A core keeps running while any of its fibers can (bounded, for fairness): its CBs,
+        // DST and operand queue stay in the host's caches instead of being evicted by the
+        // other cores of this worker between every step.
+        for (Core* c : cores) {
+            for (int rounds = 0; rounds < 4096 && !L.aborted.load(std::memory_order_relaxed); ++rounds) {
+                bool ran = false;
+                if (L.randomize) std::shuffle(std::begin(order), std::end(order), rng);
+                for (int pi : order) {
+                    Fiber* f = &c->fibers[pi];
+                    if (f->finished) continue;
+                    live = true;
+                    if (f->polled || !wait_ready(*f)) continue;
+                    if (L.randomize && !f->txns.empty()) {
+                        // Seeded NoC completion: each outstanding write lands now or later, in random order.
+                        std::shuffle(f->txns.begin(), f->txns.end(), rng);
+                        size_t keep = 0;
+                        for (auto& t : f->txns) {
+                            if (!t.is_read && (rng() & 1)) std::memmove(t.dst, t.src, t.size);
+                            else f->txns[keep++] = t;
+                        }
+                        f->txns.resize(keep);
+                    }
+                    ran = progress = true;
+                    ++n_resumes;
+                    if (!resume(*f, jb) || L.aborted.load(std::memory_order_relaxed)) break;
                 }
-                f->txns.resize(keep);
+                if (!ran) break;
             }
-            progress = true;
-            if (!resume(*f, jb)) break;
+            for (auto& f : c->fibers) f.polled = false;
             if (L.aborted.load(std::memory_order_relaxed)) break;
         }
         if (!live) break;
@@ -377,6 +408,7 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
         // this state and no fiber anywhere made progress since we looked.
         std::unique_lock<std::mutex> lock(L.sched_mu);
         if (L.progress.load(std::memory_order_seq_cst) != seen || L.aborted) continue;
+        ++n_idle;
         int blocked = L.blocked_workers.fetch_add(1, std::memory_order_seq_cst) + 1;
         if (blocked == L.live_workers && !L.deadlock) {
             L.deadlock = true;
@@ -388,6 +420,8 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
         }
         L.blocked_workers.fetch_sub(1, std::memory_order_seq_cst);
     }
+    L.resumes += n_resumes, L.passes += n_passes, L.idle_waits += n_idle;
+    L.cpu_ns += thread_cpu_ns() - cpu0;
     if (counted_live) {
         std::lock_guard<std::mutex> lock(L.sched_mu);
         --L.live_workers;  // a finished worker no longer counts for deadlock detection
@@ -505,6 +539,9 @@ void write_trace(Launch& L) {
 }  // namespace
 
 void finish_launch(Launch& L) {
+    ZYX_LOG(emu) << "launch of program " << L.program_id << " done in " << trace_now_us_of(L) << " us (worker CPU time "
+                 << L.cpu_ns.load() / 1000 << " us): " << L.resumes.load() << " fiber resumes, " << L.passes.load() << " scheduler passes, "
+                 << L.idle_waits.load() << " idle waits";
     if (!L.error) {
         // Program end: every page pushed into a CB must have been popped.
         for (Core* c : L.cores)
@@ -587,6 +624,7 @@ void core_setup(Device::Impl& d, Core& c, const Program& p) {
         f.kernel = k >= 0 ? p.kernels[k].get() : nullptr;
         f.finished = f.kernel == nullptr;
         f.crashed = false;
+        f.polled = false;
         f.wait = Wait{};
         f.txns.clear();
         f.dprint.clear();

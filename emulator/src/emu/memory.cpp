@@ -49,18 +49,21 @@ int L1Arena::core_of(uint64_t addr, uint64_t* offset) const {
 
 DramBanks::DramBanks(uint32_t banks, uint64_t bank_bytes) : bank_bytes_(bank_bytes) {
     for (uint32_t b = 0; b < banks; ++b) {
-        void* p = ::mmap(nullptr, bank_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void* p = ::mmap(nullptr, bank_bytes + kBankStagger * banks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED) {
-            for (auto* q : bases_) ::munmap(q, bank_bytes_);
+            for (auto* q : bases_) ::munmap(q, bank_bytes_ + kBankStagger * banks);
             throw Error(ErrorStatus::Initialization, "cannot reserve emulated DRAM bank " + std::to_string(b) + " (" +
                                                          std::to_string(bank_bytes) + " B): " + std::strerror(errno));
         }
+        // Huge pages where the kernel allows them: fewer TLB misses on the NoC's streaming copies
+        // and a cheaper first touch (one fault per 2 MiB instead of per 4 KiB).
+        ::madvise(p, bank_bytes + kBankStagger * banks, MADV_HUGEPAGE);
         bases_.push_back(static_cast<uint8_t*>(p));
     }
 }
 
 DramBanks::~DramBanks() {
-    for (auto* p : bases_) ::munmap(p, bank_bytes_);
+    for (auto* p : bases_) ::munmap(p, bank_bytes_ + kBankStagger * bases_.size());
 }
 
 uint64_t RangeAllocator::alloc(uint64_t bytes, uint64_t align) {

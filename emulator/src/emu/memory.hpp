@@ -17,7 +17,9 @@
 
 namespace zyx::emu {
 
-inline constexpr uint64_t kL1Stride = 2ull << 20;  // 2 MiB per core window
+// 2 MiB + 12 KiB per core window: not a power of two, so the same L1 offset on different cores
+// (every core's CBs sit at the same offsets) falls into different host cache sets.
+inline constexpr uint64_t kL1Stride = (2ull << 20) + 12 * 1024;
 
 class L1Arena {
 public:
@@ -47,7 +49,10 @@ public:
     DramBanks(const DramBanks&) = delete;
     DramBanks& operator=(const DramBanks&) = delete;
 
-    uint8_t* bank_base(uint32_t bank) const { return bases_[bank]; }
+    // Bank b's byte 0. Banks are staggered by b * 4160 B inside their mappings so that page i
+    // and page i+1 (same address, neighbouring banks) do not share host cache sets.
+    uint8_t* bank_base(uint32_t bank) const { return bases_[bank] + kBankStagger * bank; }
+    static constexpr uint64_t kBankStagger = 4096 + 64;
     uint32_t banks() const { return uint32_t(bases_.size()); }
     uint64_t bank_bytes() const { return bank_bytes_; }
 
