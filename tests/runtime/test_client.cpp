@@ -1,6 +1,8 @@
 // The Tenstorrent backend client (TTDevice, TTMemoryPool) against a real zyx-tt-runtime.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
 #include <numeric>
 #include <random>
 
@@ -188,4 +190,105 @@ TEST(Client, TwoClientsOnOneDevice) {
     first.reset();
     auto again = TTDevice::open(o);  // closing the first frees device 0
     EXPECT_NE(again->client().pid(), second->client().pid());
+}
+
+// End to end through the emulator: every runtime-arg source of the layout arrives on every core
+// of the grid. The kernel copies its 13 argument words into the output buffer's page core_index.
+TEST(Client, RuntimeArgLayoutReachesEveryCore) {
+    auto dev = TTDevice::open(test::open_options("layout"));
+    auto& pool = dev->tt_pool();
+    using protocol::ArgSource;
+    protocol::Program p;
+    p.grid = {2, 3};
+    p.num_inputs = 1;
+    p.num_outputs = 1;
+    p.num_scalars = 1;
+    p.cbs = {{0, protocol::DataFormat::UInt32, 64, 1}};
+    protocol::Kernel k;
+    k.name = "args_to_dram";
+    k.kind = protocol::KernelKind::data_movement_0;
+    k.source = R"(
+void kernel_main() {
+    uint32_t l1 = get_write_ptr(tt::CBIndex::c_0);  // CB 0 used as plain L1 scratch
+    volatile uint32_t* words = reinterpret_cast<volatile uint32_t*>(l1);
+    for (uint32_t i = 0; i < 13; ++i) words[i] = get_arg_val<uint32_t>(i);
+    words[13] = words[14] = words[15] = 0;
+    InterleavedAddrGen<true> out{get_arg_val<uint32_t>(4), 4096};
+    noc_async_write(l1, get_noc_addr(get_arg_val<uint32_t>(9), out), 64);
+    noc_async_write_barrier();
+}
+)";
+    k.runtime_args = {{ArgSource::literal, 0xABCD}, {ArgSource::input_address, 0}, {ArgSource::input_pages, 0},
+                      {ArgSource::input_bytes, 0},  {ArgSource::output_address, 0}, {ArgSource::output_pages, 0},
+                      {ArgSource::scalar, 0},       {ArgSource::core_x},           {ArgSource::core_y},
+                      {ArgSource::core_index},      {ArgSource::num_cores},        {ArgSource::grid_rows},
+                      {ArgSource::grid_cols}};
+    p.kernels = {k};
+    backend::ProgramId prog = dev->compile_program(p);
+
+    BufferId in = pool.allocate(5000);  // 2 pages of 4096 once rounded
+    BufferId out = pool.allocate(6 * 4096);
+    std::vector<uint8_t> fill(6 * 4096, 0xFF);
+    pool.host_to_pool(fill.data(), fill.size(), out, {});
+    std::vector<BufferId> bufs{in, out};
+    std::vector<backend::Scalar> scalars{{DType::u32, 0xDEADBEEF}};
+    dev->launch(prog, bufs, scalars, {});
+
+    std::vector<uint32_t> got(6 * 1024);
+    pool.pool_to_host(out, got.data(), 6 * 4096, {});
+    uint32_t in_addr = got[1];
+    for (uint32_t y = 0; y < 2; ++y) {
+        for (uint32_t x = 0; x < 3; ++x) {
+            uint32_t c = y * 3 + x;
+            const uint32_t* w = &got[c * 1024];
+            std::vector<uint32_t> want{0xABCD, in_addr, 2, 8192, w[4], 6, 0xDEADBEEF, x, y, c, 6, 2, 3};
+            EXPECT_EQ(std::vector<uint32_t>(w, w + 13), want) << "core (" << x << "," << y << ")";
+            EXPECT_NE(w[4], in_addr) << "input and output addresses differ";
+        }
+    }
+
+    // Another grid: a new instance of the same program, only its cores run.
+    std::vector<uint8_t> fill2(6 * 4096, 0xFF);
+    pool.host_to_pool(fill2.data(), fill2.size(), out, {});
+    dev->launch_on(prog, bufs, scalars, {1, 2});
+    pool.pool_to_host(out, got.data(), 6 * 4096, {});
+    EXPECT_EQ(got[0 * 1024 + 10], 2u) << "num_cores of the 1x2 launch";
+    EXPECT_EQ(got[1 * 1024 + 7], 1u) << "core (1,0) ran";
+    EXPECT_EQ(got[2 * 1024], 0xFFFFFFFFu) << "core index 2 is outside the 1x2 grid";
+    nlohmann::json st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    EXPECT_EQ(st["compiles"], 1) << "a new grid must not recompile";
+    EXPECT_EQ(st["program_instances"], 2);
+    EXPECT_EQ(st["launches"], 2);
+
+    // Argument checks on the client side.
+    expect_status(ErrorStatus::KernelLaunch, "takes 1 inputs and 1 outputs, got 1 buffers",
+                  [&] { dev->launch(prog, std::vector<BufferId>{in}, scalars, {}); });
+    expect_status(ErrorStatus::KernelLaunch, "takes 1 scalars, got 0", [&] { dev->launch(prog, bufs, {}, {}); });
+    std::vector<backend::Scalar> wide{{DType::f64, 0}};
+    expect_status(ErrorStatus::Unsupported, "Unsupported:", [&] { dev->launch(prog, bufs, wide, {}); });
+    expect_status(ErrorStatus::KernelLaunch, "exceeds the device grid", [&] { dev->launch_on(prog, bufs, scalars, {9, 1}); });
+    // Compiling the same description again hits the runtime's content cache.
+    backend::ProgramId again = dev->compile_program(p);
+    st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    EXPECT_EQ(st["compile_cache_hits"], 1);
+    dev->release(again);
+    dev->launch(prog, bufs, scalars, {});  // still alive: it had two references
+    dev->release(prog);
+}
+
+TEST(Client, RunRecompilesItsProgramInAFreshRuntime) {
+    auto dev = TTDevice::open(test::open_options("recompile"));
+    protocol::Program p;
+    p.grid = {1, 1};
+    p.kernels.push_back({"reader", protocol::KernelKind::data_movement_0, "void kernel_main() {}", {}, {}, {}, {}});
+    backend::ProgramId prog = dev->compile_program(p);
+    ::kill(pid_t(dev->client().pid()), SIGKILL);
+    try {
+        dev->launch(prog, {}, {}, {});  // sees the dead runtime
+        ADD_FAILURE() << "a launch on a killed runtime succeeded";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.status(), ErrorStatus::RuntimeCrashed) << e.what();
+    }
+    dev->launch(prog, {}, {}, {});  // a fresh runtime compiles it again and runs it
+    EXPECT_EQ(dev->client().generation(), 2u);
 }
