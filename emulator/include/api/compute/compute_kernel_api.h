@@ -181,10 +181,10 @@ ZYX_EMU_BCAST_INIT(mul_tiles_bcast_scalar_init_short, ELWMUL, SCALAR)
 #undef ZYX_EMU_BCAST_INIT
 
 // ---- matmul (matmul.h): DST[idst] += A[in0_tile] · B[in1_tile] (B transposed when asked) -------
-ALWI void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, uint32_t transpose = 0) {
+ALWI void mm_init(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t out_cb_id = 16, uint32_t transpose = 0) {
     zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id), transpose);
 }
-ALWI void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0) {
+ALWI void mm_init_short(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t transpose = 0) {
     zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, -1, transpose);
 }
 ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0) {
