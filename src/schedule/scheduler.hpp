@@ -1,0 +1,84 @@
+// The scheduler: turns the pending part of the tensor graph into kernels and runs them.
+//
+// realize(targets) works in three steps:
+//   1. plan (fusion.cpp): walk the unrealized nodes the targets need and choose the "cut" nodes
+//      that get a buffer of their own. Every other node is fused into the kernel of a cut node
+//      that consumes it. Rules, in the order they are checked:
+//        - targets, contiguous() nodes, and both ends of a device copy are cut;
+//        - a reduce is cut when it sits inside another reduce's input (the IR allows one reduce
+//          level per kernel), when more than one path leads to it (it would be computed twice),
+//          or when its result is broadcast more than kMaxReduceRecompute times on the way to its
+//          kernel (every broadcast copy recomputes the whole reduction);
+//        - a non-movement node read through a pad is cut (padding must read 0, not f(0));
+//        - a chain deeper than kMaxFusedDepth is cut (bounded kernel size and recursion).
+//   2. lower (lower.cpp): for each cut node, in dependency order, build one kernel::Kernel: walk
+//      its fused inputs, composing movement ops into the views of loads (free), turning user
+//      numbers into scalar launch arguments, fusing a reduce by appending its reduced axes to
+//      the index space. A few cuts are only visible there and are made on the spot:
+//        - an elementwise expression that a reduce reads broadcast along a non-reduced axis
+//          (a matmul operand such as relu(x) in relu(x) @ w): computing it once is cheaper than
+//          once per output column, and it leaves the matmul recognisable for BLAS;
+//        - an arange read through a view that is not one plain strided layer;
+//        - a second reduce whose reduced sizes differ from the kernel's.
+//   3. execute (realize.cpp): place the kernel on the node's device when its supports() says
+//      yes, else on the host (moving inputs there and the result back, saying so on `sched`);
+//      compile once per kernel structure and device; launch; give the node its buffer and drop
+//      its inputs. A kernel that only copies a contiguous buffer is not run: the node shares the
+//      buffer. Device copies (Tensor::to) are pool-to-pool transfers.
+//
+// ZYX_DEBUG=sched logs each kernel: number, device, root node, the nodes it fused, cache hit.
+// All entry points take graph::runtime_mutex().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "kernel/kernel.hpp"
+
+namespace zyx::sched {
+
+// A reduce broadcast more than this many times on the way to its consumer gets its own kernel.
+inline constexpr double kMaxReduceRecompute = 32;
+// Longest chain of fused nodes before a cut.
+inline constexpr int kMaxFusedDepth = 256;
+
+// Computes every target (and whatever it needs) and gives each a buffer. Realized targets are
+// skipped. On an error, nodes realized before it stay realized; the rest stay pending.
+void realize(const std::vector<graph::NodePtr>& targets);
+
+// Copies the realized node's bytes to host memory (bytes = numel · dtype size).
+void read_to_host(const graph::NodePtr& node, void* dst, uint64_t bytes);
+
+// Opens `d` if it is not open yet, so that Initialization / DeviceBusy errors surface when a
+// tensor is first placed on it rather than at the next realization.
+void open_device(Device d);
+
+// Creates a buffer node on `device` holding `bytes` copied from `src`.
+graph::NodePtr upload(const void* src, uint64_t bytes, DType dtype, const graph::Shape& shape, Device device);
+
+// Counters since the start or the last reset_stats(), for tests and benchmarks.
+struct Stats {
+    uint64_t kernels = 0;         // kernels launched
+    uint64_t compiles = 0;        // programs compiled (kernel structure not seen before on a device)
+    uint64_t transfers = 0;       // buffers moved between pools
+    uint64_t transfer_bytes = 0;
+    uint64_t aliases = 0;         // nodes that shared an existing buffer instead of a kernel
+    uint64_t fallbacks = 0;       // kernels run on the host because their device did not support them
+};
+Stats stats();
+void reset_stats();
+
+// What one launched kernel did (the last 256 are kept).
+struct KernelRecord {
+    uint64_t number = 0;
+    std::string device;              // where it ran
+    std::string root;                // label of the node it computed
+    std::vector<std::string> fused;  // labels of the nodes fused into it (root first)
+    kernel::Kernel kernel;
+    bool cache_hit = false;
+};
+std::vector<KernelRecord> recent_kernels();
+
+}  // namespace zyx::sched
