@@ -98,6 +98,19 @@ DeviceSlot& device_slot(Device d) {
     throw Error(ErrorStatus::Internal, "device_slot: unknown device kind");
 }
 
+std::vector<backend::ProgramId> compile_kernels(DeviceSlot& slot, const std::vector<const kernel::Kernel*>& kernels) {
+    std::vector<backend::ProgramId> ids;
+    if (kernels.empty()) return ids;
+#ifdef ZYX_HAVE_HOST_BACKEND
+    if (auto* host = dynamic_cast<backend::host::HostDevice*>(slot.backend)) {
+        ZYX_LOG(sched) << "compiling " << kernels.size() << " kernel(s) on " << slot.device.str() << " in one batch";
+        return host->compile_batch(kernels);
+    }
+#endif
+    for (const kernel::Kernel* k : kernels) ids.push_back(slot.backend->compile(*k));
+    return ids;
+}
+
 const char* host_backend_name() {
 #ifdef ZYX_HAVE_HOST_BACKEND
     return "host-jit";

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "kernel/kernel.hpp"
@@ -31,6 +32,10 @@ struct DeviceSlot {
 // when it cannot be opened (backend not built, disabled in config.json, no runtime executable)
 // or the backend's own error (DeviceBusy, …); a later call tries again.
 DeviceSlot& device_slot(Device d);
+
+// Compiles `kernels` on `slot`'s device in order; one compiler run for all of them when the
+// backend can batch (the host JIT backend), else one compile() each.
+std::vector<backend::ProgramId> compile_kernels(DeviceSlot& slot, const std::vector<const kernel::Kernel*>& kernels);
 
 // Which backend serves Device::host(): "host-jit" or "interpreter".
 const char* host_backend_name();

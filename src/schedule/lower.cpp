@@ -111,8 +111,8 @@ View apply_move(const View& v, const Move& m) {
     }
 }
 
-KernelBuilder::KernelBuilder(Node* root, const Plan& plan, std::function<void(Node*)> realize_now)
-    : root_(root), plan_(plan), realize_now_(std::move(realize_now)) {}
+KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of)
+    : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)) {}
 
 void KernelBuilder::build() {
     int value = emit(root_, Ctx{}, true);
@@ -156,19 +156,11 @@ int KernelBuilder::emit(Node* n, const Ctx& ctx, bool is_root) {
 int KernelBuilder::cut_here(Node* n, const Ctx& ctx) {
     if (n == root_) internal("on-the-spot cut of the kernel root " + n->label());
     on_the_spot_cuts.push_back(n);
-    realize_now_(n);
-    if (!n->buffer) internal("realize_now left " + n->label() + " without a buffer");
     return emit_load(n, ctx);
 }
 
 int KernelBuilder::emit_uncached(Node* n, const Ctx& ctx, bool is_root) {
-    if (!is_root) {
-        if (n->buffer) return emit_load(n, ctx);
-        if (plan_.cut.count(n)) {  // normally realized already: cut nodes run in dependency order
-            realize_now_(n);
-            return emit_load(n, ctx);
-        }
-    }
+    if (!is_root && (n->buffer || plan_.cut.count(n))) return emit_load(n, ctx);
     bool padded = has_pad(ctx.moves);
     switch (n->kind) {
         case OpKind::buffer: return emit_load(n, ctx);
@@ -231,7 +223,12 @@ int KernelBuilder::emit_uncached(Node* n, const Ctx& ctx, bool is_root) {
 }
 
 int KernelBuilder::emit_load(Node* n, const Ctx& ctx) {
-    const std::shared_ptr<graph::Buffer>& buf = n->buffer;
+    std::shared_ptr<graph::Buffer> buf = n->buffer ? n->buffer : buffer_of_(n);
+    if (!buf) internal("no buffer planned for " + n->label());
+    return emit_load_buffer(n, buf, ctx);
+}
+
+int KernelBuilder::emit_load_buffer(Node* n, const std::shared_ptr<graph::Buffer>& buf, const Ctx& ctx) {
     // An empty buffer is never read (its view has a 0-sized axis, so the kernel's output or
     // reduce range is empty); a constant keeps the kernel free of a buffer that does not exist.
     if (buf->bytes == 0) return kernel.constant_bits(n->dtype, 0);

@@ -36,11 +36,13 @@ kernel::View apply_move(const kernel::View& v, const Move& m);
 // A sliding-window view, graph::OpKind::window's rule.
 kernel::View view_window(const kernel::View& v, const std::vector<int64_t>& args);
 
-// Step 2: builds the kernel that computes `root`. `realize_now(node)` must give `node` a buffer
-// (the builder calls it for on-the-spot cuts and for cut nodes not yet realized).
+// Step 2: builds the kernel that computes `root`. `buffer_of(node)` returns the buffer a cut
+// node will have: its own when realized, else the one planned for it (planning it now when it is
+// an on-the-spot cut). Buffers are only identities here; they are filled at launch.
 class KernelBuilder {
 public:
-    KernelBuilder(graph::Node* root, const Plan& plan, std::function<void(graph::Node*)> realize_now);
+    using BufferOf = std::function<std::shared_ptr<graph::Buffer>(graph::Node*)>;
+    KernelBuilder(graph::Node* root, const Plan& plan, BufferOf buffer_of);
     void build();
 
     kernel::Kernel kernel;
@@ -58,6 +60,7 @@ private:
     int emit(graph::Node* n, const Ctx& ctx, bool is_root);
     int emit_uncached(graph::Node* n, const Ctx& ctx, bool is_root);
     int emit_load(graph::Node* n, const Ctx& ctx);
+    int emit_load_buffer(graph::Node* n, const std::shared_ptr<graph::Buffer>& buf, const Ctx& ctx);
     int emit_constant(graph::Node* n);
     int emit_arange(graph::Node* n, const Ctx& ctx);
     int emit_reduce(graph::Node* n, const Ctx& ctx);
@@ -67,7 +70,7 @@ private:
 
     graph::Node* root_;
     const Plan& plan_;
-    std::function<void(graph::Node*)> realize_now_;
+    BufferOf buffer_of_;
     std::vector<int64_t> reduce_sizes_;  // sizes of the kernel's reduce axes, once a reduce is fused
     bool has_reduce_ = false;
     std::map<std::pair<const graph::Node*, std::vector<int64_t>>, int> memo_;

@@ -1,6 +1,14 @@
-// Step 3 of realize(): placement, transfers, compile cache, launch (rules in scheduler.hpp).
+// Step 3 of realize(): build every job, compile what is new (batched per device), then launch in
+// dependency order (rules in scheduler.hpp).
+//
+// A job is one cut node: a kernel, a device copy, an alias (the node shares a buffer it views
+// contiguously) or an empty tensor. While jobs are built, each cut node gets a *planned* buffer:
+// an identity that later kernels load from; its pool memory is allocated when its job runs. A
+// node is marked realized (buffer set, inputs dropped) only after its job ran, so an error leaves
+// the rest of the graph pending and intact.
+#include <algorithm>
 #include <deque>
-#include <sstream>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -20,12 +28,21 @@ std::deque<KernelRecord> g_records;
 uint64_t g_kernel_number = 0;
 constexpr size_t kKeptRecords = 256;
 
-std::shared_ptr<Buffer> new_buffer(DeviceSlot& slot, uint64_t bytes) {
+std::shared_ptr<Buffer> planned_buffer(DeviceSlot& slot, uint64_t bytes) {
     auto b = std::make_shared<Buffer>();
     b->device = slot.device;
     b->pool = slot.pool;
     b->bytes = bytes;
-    if (bytes) b->id = slot.pool->allocate(bytes);
+    return b;
+}
+
+void allocate(Buffer& b) {
+    if (b.bytes && b.id == 0) b.id = b.pool->allocate(b.bytes);
+}
+
+std::shared_ptr<Buffer> new_buffer(DeviceSlot& slot, uint64_t bytes) {
+    std::shared_ptr<Buffer> b = planned_buffer(slot, bytes);
+    allocate(*b);
     return b;
 }
 
@@ -33,23 +50,141 @@ void sync(DeviceSlot& slot, backend::Event e) {
     if (!e.complete()) slot.pool->sync(std::span<const backend::Event>(&e, 1));
 }
 
+// Copies all bytes of `src` into `dst` (allocated here if needed), in dst's pool.
+void copy_into(const Buffer& src, Buffer& dst, DeviceSlot& dst_slot, const std::string& why) {
+    allocate(dst);
+    if (src.bytes) {
+        sync(dst_slot, dst.pool->pool_to_pool(*src.pool, src.id, dst.id, src.bytes, {}));
+        ++g_stats.transfers;
+        g_stats.transfer_bytes += src.bytes;
+    }
+    ZYX_LOG(sched) << "move " << src.bytes << " bytes " << src.device.str() << " -> " << dst.device.str() << " ("
+                   << why << ")";
+}
+
 // The bytes of `src` in the pool of `dst` (the same buffer when already there; a host copy is
 // kept on the source buffer and reused).
-std::shared_ptr<Buffer> transfer(const std::shared_ptr<Buffer>& src, DeviceSlot& dst, const std::string& why) {
+std::shared_ptr<Buffer> bytes_on(const std::shared_ptr<Buffer>& src, DeviceSlot& dst, const std::string& why) {
     if (src->device == dst.device) return src;
     bool to_host = dst.device == Device::host();
     if (to_host && src->host_copy) return src->host_copy;
-    std::shared_ptr<Buffer> out = new_buffer(dst, src->bytes);
-    if (src->bytes) {
-        backend::Event e = dst.pool->pool_to_pool(*src->pool, src->id, out->id, src->bytes, {});
-        sync(dst, e);
-        ++g_stats.transfers;
-        g_stats.transfer_bytes += src->bytes;
-    }
-    ZYX_LOG(sched) << "move " << src->bytes << " bytes " << src->device.str() << " -> " << dst.device.str() << " ("
-                   << why << ")";
+    std::shared_ptr<Buffer> out = planned_buffer(dst, src->bytes);
+    copy_into(*src, *out, dst, why);
     if (to_host) src->host_copy = out;
     return out;
+}
+
+std::string join(const std::vector<std::string>& v, size_t max) {
+    std::string s;
+    for (size_t i = 0; i < v.size() && i < max; ++i) {
+        if (i) s += ", ";
+        s += v[i];
+    }
+    if (v.size() > max) s += ", … (" + std::to_string(v.size() - max) + " more)";
+    return s;
+}
+
+struct Job {
+    enum class Kind { kernel, copy, alias, empty } kind = Kind::kernel;
+    Node* node = nullptr;             // the cut node (alive until its job ran: see realize())
+    std::shared_ptr<Buffer> out;      // its planned buffer
+    std::shared_ptr<Buffer> source;   // copy: the buffer copied
+    std::unique_ptr<KernelBuilder> kb;
+    DeviceSlot* run = nullptr;        // where the kernel runs
+    backend::ProgramId program = 0;
+    bool cache_hit = false;
+};
+
+class Realization {
+public:
+    explicit Realization(const Plan& plan) : plan_(plan) {}
+
+    void plan_node(Node* n);
+    void compile_all();
+    void launch_all();
+
+private:
+    std::shared_ptr<Buffer> buffer_of(Node* n);
+    void launch(Job& job);
+
+    const Plan& plan_;
+    std::vector<Job> jobs_;
+    std::unordered_map<const Node*, std::shared_ptr<Buffer>> planned_;
+};
+
+std::shared_ptr<Buffer> Realization::buffer_of(Node* n) {
+    if (n->buffer) return n->buffer;
+    auto it = planned_.find(n);
+    if (it == planned_.end()) {  // an on-the-spot cut, or a cut input not planned yet
+        plan_node(n);
+        it = planned_.find(n);
+    }
+    return it->second;
+}
+
+void Realization::plan_node(Node* n) {
+    if (n->buffer || planned_.count(n)) return;
+    Job job;
+    DeviceSlot& home = device_slot(n->device);
+    uint64_t bytes = uint64_t(n->numel()) * dtype_size(n->dtype);
+    if (n->kind == graph::OpKind::copy) {
+        job.kind = Job::Kind::copy;
+        job.source = buffer_of(n->inputs[0].get());
+        job.out = planned_buffer(home, bytes);
+    } else if (bytes == 0) {
+        job.kind = Job::Kind::empty;
+        job.out = planned_buffer(home, 0);
+    } else {
+        job.kb = std::make_unique<KernelBuilder>(n, plan_, [this](Node* m) { return buffer_of(m); });
+        job.kb->build();
+        const kernel::Kernel& k = job.kb->kernel;
+        // A kernel that only reads one buffer in order: share that buffer.
+        if (k.nodes.size() == 1 && k.nodes[0].op == kernel::Op::load && k.inputs.size() == 1 &&
+            k.inputs[0].view.is_contiguous() && k.inputs[0].view.numel() == n->numel() &&
+            job.kb->input_buffers[0]->device == n->device) {
+            job.kind = Job::Kind::alias;
+            job.out = job.kb->input_buffers[0];
+        } else {
+            job.out = planned_buffer(home, bytes);
+            job.run = &home;
+            if (!home.backend->supports(k)) {
+                job.run = &device_slot(Device::host());
+                ++g_stats.fallbacks;
+                ZYX_LOG(sched) << n->device.str() << " does not support the kernel for " << n->label()
+                               << ": placed on host";
+            }
+        }
+    }
+    planned_[n] = job.out;
+    job.node = n;
+    jobs_.push_back(std::move(job));
+}
+
+void Realization::compile_all() {
+    // Per device, the kernels whose structure it has not compiled yet, compiled in one batch.
+    std::unordered_map<DeviceSlot*, std::vector<Job*>> todo;
+    for (Job& j : jobs_) {
+        if (j.kind != Job::Kind::kernel) continue;
+        auto it = j.run->programs.find(j.kb->kernel);
+        if (it != j.run->programs.end()) {
+            j.program = it->second;
+            j.cache_hit = true;
+        } else {
+            todo[j.run].push_back(&j);
+        }
+    }
+    for (auto& [slot, list] : todo) {
+        std::vector<const kernel::Kernel*> unique;
+        for (Job* j : list)
+            if (slot->programs.find(j->kb->kernel) == slot->programs.end() &&
+                std::none_of(unique.begin(), unique.end(), [&](const kernel::Kernel* k) { return *k == j->kb->kernel; }))
+                unique.push_back(&j->kb->kernel);
+        for (const kernel::Kernel* k : unique) ZYX_LOG(ir) << "compiling on " << slot->device.str() << ":\n" << kernel::kernel_string(*k);
+        std::vector<backend::ProgramId> ids = compile_kernels(*slot, unique);
+        for (size_t i = 0; i < unique.size(); ++i) slot->programs.emplace(*unique[i], ids[i]);
+        g_stats.compiles += unique.size();
+        for (Job* j : list) j->program = slot->programs.at(j->kb->kernel);
+    }
 }
 
 void finish(Node* n, std::shared_ptr<Buffer> buffer) {
@@ -57,106 +192,70 @@ void finish(Node* n, std::shared_ptr<Buffer> buffer) {
     n->inputs.clear();  // a realized node is a leaf: the graph behind it may be freed
 }
 
-void realize_copy(Node* n) {
-    Node* src = n->inputs[0].get();
-    if (!src->buffer) throw Error(ErrorStatus::Internal, "scheduler: copy " + n->label() + " of unrealized " + src->label());
-    DeviceSlot& dst = device_slot(n->device);
-    std::shared_ptr<Buffer> out;
-    if (dst.device == Device::host() && src->buffer->host_copy) {
-        out = src->buffer->host_copy;
-    } else {
-        out = transfer(src->buffer, dst, "to() of " + src->label());
+void Realization::launch(Job& job) {
+    Node* n = job.node;
+    switch (job.kind) {
+        case Job::Kind::empty: break;
+        case Job::Kind::alias:
+            ++g_stats.aliases;
+            ZYX_LOG(sched) << "no kernel for " << n->label() << ": shares the buffer it views";
+            break;
+        case Job::Kind::copy: {
+            DeviceSlot& dst = device_slot(n->device);
+            if (dst.device == Device::host() && job.source->host_copy) {
+                job.out = job.source->host_copy;
+            } else {
+                copy_into(*job.source, *job.out, dst, "to() of " + n->label());
+                if (dst.device == Device::host()) job.source->host_copy = job.out;
+            }
+            break;
+        }
+        case Job::Kind::kernel: {
+            KernelBuilder& kb = *job.kb;
+            DeviceSlot& run = *job.run;
+            std::vector<std::shared_ptr<Buffer>> keep;
+            std::vector<backend::BufferId> ids;
+            for (const std::shared_ptr<Buffer>& b : kb.input_buffers) {
+                keep.push_back(bytes_on(b, run, "input of " + n->label()));
+                ids.push_back(keep.back()->id);
+            }
+            bool fallback = !(run.device == n->device);
+            std::shared_ptr<Buffer> out = fallback ? new_buffer(run, job.out->bytes) : job.out;
+            allocate(*out);
+            ids.push_back(out->id);
+            sync(run, run.backend->launch(job.program, ids, kb.scalars, {}));
+            ++g_stats.kernels;
+            if (fallback) {
+                copy_into(*out, *job.out, device_slot(n->device), "result of " + n->label());
+                job.out->host_copy = out;
+            }
+            KernelRecord rec;
+            rec.number = ++g_kernel_number;
+            rec.device = run.device.str();
+            rec.root = n->label();
+            rec.fused = kb.fused;
+            rec.kernel = kb.kernel;
+            rec.cache_hit = job.cache_hit;
+            const kernel::Kernel& k = kb.kernel;
+            ZYX_LOG(sched) << "kernel " << rec.number << " on " << rec.device << (job.cache_hit ? " (cached)" : " (compiled)")
+                           << ": " << rec.root << " = fused [" << join(rec.fused, 24) << "], " << k.inputs.size()
+                           << " inputs, " << k.scalars.size() << " scalars, index space "
+                           << kernel::shape_string(k.shape)
+                           << (k.reduce_axes ? " reducing the last " + std::to_string(k.reduce_axes) : std::string());
+            g_records.push_back(std::move(rec));
+            if (g_records.size() > kKeptRecords) g_records.pop_front();
+            break;
+        }
     }
-    finish(n, out);
+    finish(n, job.out);
+    job.kb.reset();  // drop input buffer references as early as possible
+    job.source.reset();
+    job.out.reset();
 }
 
-std::string join(const std::vector<std::string>& v, size_t max) {
-    std::string s;
-    for (size_t i = 0; i < v.size() && i < max; ++i) s += (i ? ", " : "") + v[i];
-    if (v.size() > max) s += ", … (" + std::to_string(v.size() - max) + " more)";
-    return s;
-}
-
-void run_kernel(Node* root, KernelBuilder& kb) {
-    DeviceSlot& home = device_slot(root->device);
-    uint64_t bytes = uint64_t(root->numel()) * dtype_size(root->dtype);
-    if (bytes == 0) {
-        finish(root, new_buffer(home, 0));
-        return;
-    }
-    const kernel::Kernel& k = kb.kernel;
-    // A kernel that only reads one buffer in order: share that buffer.
-    if (k.nodes.size() == 1 && k.nodes[0].op == kernel::Op::load && k.inputs.size() == 1 &&
-        k.inputs[0].view.is_contiguous() && k.inputs[0].view.numel() == root->numel() &&
-        kb.input_buffers[0]->device == root->device) {
-        ++g_stats.aliases;
-        ZYX_LOG(sched) << "no kernel for " << root->label() << ": shares the buffer it views";
-        finish(root, kb.input_buffers[0]);
-        return;
-    }
-    DeviceSlot* run = &home;
-    if (!home.backend->supports(k)) {
-        run = &device_slot(Device::host());
-        ++g_stats.fallbacks;
-        ZYX_LOG(sched) << root->device.str() << " does not support the kernel for " << root->label()
-                       << ": placed on host";
-    }
-    std::vector<std::shared_ptr<Buffer>> keep;
-    std::vector<backend::BufferId> ids;
-    for (const std::shared_ptr<Buffer>& b : kb.input_buffers) {
-        keep.push_back(transfer(b, *run, "input of " + root->label()));
-        ids.push_back(keep.back()->id);
-    }
-    std::shared_ptr<Buffer> out = new_buffer(*run, bytes);
-    ids.push_back(out->id);
-
-    bool hit = true;
-    auto it = run->programs.find(k);
-    if (it == run->programs.end()) {
-        hit = false;
-        ZYX_LOG(ir) << "compiling on " << run->device.str() << ":\n" << kernel::kernel_string(k);
-        backend::ProgramId id = run->backend->compile(k);
-        it = run->programs.emplace(k, id).first;
-        ++g_stats.compiles;
-    }
-    backend::Event e = run->backend->launch(it->second, ids, kb.scalars, {});
-    sync(*run, e);
-    ++g_stats.kernels;
-
-    KernelRecord rec;
-    rec.number = ++g_kernel_number;
-    rec.device = run->device.str();
-    rec.root = root->label();
-    rec.fused = kb.fused;
-    rec.kernel = k;
-    rec.cache_hit = hit;
-    ZYX_LOG(sched) << "kernel " << rec.number << " on " << rec.device << (hit ? " (cached)" : " (compiled)") << ": "
-                   << rec.root << " = fused [" << join(rec.fused, 24) << "], " << k.inputs.size() << " inputs, "
-                   << k.scalars.size() << " scalars, index space " << kernel::shape_string(k.shape)
-                   << (k.reduce_axes ? " reducing the last " + std::to_string(k.reduce_axes) : std::string());
-    g_records.push_back(std::move(rec));
-    if (g_records.size() > kKeptRecords) g_records.pop_front();
-
-    if (run != &home) {
-        std::shared_ptr<Buffer> result = transfer(out, home, "result of " + root->label());
-        result->host_copy = out;
-        finish(root, result);
-    } else {
-        finish(root, out);
-    }
-}
-
-void realize_node(Node* n, const Plan& plan) {
-    if (n->buffer) return;
-    if (n->kind == graph::OpKind::copy) {
-        Node* src = n->inputs[0].get();
-        if (!src->buffer) realize_node(src, plan);
-        realize_copy(n);
-        return;
-    }
-    KernelBuilder kb(n, plan, [&plan](Node* m) { realize_node(m, plan); });
-    kb.build();
-    run_kernel(n, kb);
+void Realization::launch_all() {
+    planned_.clear();  // every job holds what it needs
+    for (Job& j : jobs_) launch(j);
 }
 
 }  // namespace
@@ -165,8 +264,16 @@ void realize(const std::vector<graph::NodePtr>& targets) {
     std::lock_guard<std::recursive_mutex> lock(graph::runtime_mutex());
     Plan plan = plan_realization(targets);
     if (plan.order.empty()) return;
+    // Nodes are used through raw pointers. Each stays alive until its own job ran: it is a target
+    // or reachable from one, and the only thing that drops references is a job finishing (its
+    // node's inputs), which can only free nodes upstream of it — whose jobs ran before, since
+    // jobs are created inputs-first (cut nodes in topological order, on-the-spot cuts before the
+    // kernel that needed them).
+    Realization r(plan);
     for (Node* n : plan.order)
-        if (plan.cut.count(n) && !n->buffer) realize_node(n, plan);
+        if (plan.cut.count(n)) r.plan_node(n);
+    r.compile_all();
+    r.launch_all();
 }
 
 void read_to_host(const graph::NodePtr& node, void* dst, uint64_t bytes) {

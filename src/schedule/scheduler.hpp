@@ -20,11 +20,15 @@
 //          once per output column, and it leaves the matmul recognisable for BLAS;
 //        - an arange read through a view that is not one plain strided layer;
 //        - a second reduce whose reduced sizes differ from the kernel's.
-//   3. execute (realize.cpp): place the kernel on the node's device when its supports() says
-//      yes, else on the host (moving inputs there and the result back, saying so on `sched`);
-//      compile once per kernel structure and device; launch; give the node its buffer and drop
-//      its inputs. A kernel that only copies a contiguous buffer is not run: the node shares the
-//      buffer. Device copies (Tensor::to) are pool-to-pool transfers.
+//   3. execute (realize.cpp): every kernel of the realization is built first (cut nodes get
+//      planned buffers that later kernels load from); each is placed on its node's device when
+//      that device's supports() says yes, else on the host (inputs moved there, the result moved
+//      back, said on `sched`); kernels whose structure a device has not compiled yet are compiled
+//      in ONE batch per device (one compiler run on the host JIT backend, however many kernels);
+//      then the jobs launch in dependency order, and each node gets its buffer and drops its
+//      inputs. A kernel that only copies a contiguous buffer is not run: the node shares the
+//      buffer. Device copies (Tensor::to) are pool-to-pool transfers. Realizing many tensors in
+//      one zyx::realize({…}) therefore costs one compiler run.
 //
 // ZYX_DEBUG=sched logs each kernel: number, device, root node, the nodes it fused, cache hit.
 // All entry points take graph::runtime_mutex().
