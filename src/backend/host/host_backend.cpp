@@ -176,8 +176,10 @@ std::vector<ProgramId> HostDevice::compile_batch(std::span<const Kernel* const> 
         // reference interpreter (only library functions and reduction order may differ).
         // -mno-avx512f: GCC 12 miscompiles some constant vectors with AVX-512 (see the top
         // CMakeLists.txt); AVX2 kernels run as fast on the CPUs we target.
+        // -fno-math-errno/-fno-trapping-math: nothing reads errno or FP flags, and without them
+        // math calls and conversions do not vectorise.
         opts.flags = {"-std=c++20", "-O3", "-march=native", "-mno-avx512f", "-fopenmp", "-fno-math-errno",
-                      "-ffp-contract=off"};
+                      "-fno-trapping-math", "-ffp-contract=off"};
         opts.link_flags = {"-lm"};
         if (blas) opts.link_flags.push_back("-lopenblas");
         for (const Kernel* k : todo) ZYX_LOG(ir) << kernel::kernel_string(*k);

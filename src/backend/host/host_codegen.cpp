@@ -537,7 +537,7 @@ struct Codegen {
         blk = std::min<int64_t>(cols, (blk + 15) / 16 * 16);
         int64_t nblk = (cols + blk - 1) / blk, tasks = rows * nblk;
         int64_t work = gnum * std::max<int64_t>(1, rnum);
-        if (par_axis < 0 && work >= kParallelWork && tasks > 1) os << "  #pragma omp parallel for schedule(static)\n";
+        if (par_axis < 0 && work >= kParallelWork && tasks > 1) os << "  #pragma omp parallel for schedule(dynamic, 1)\n";
         os << "  for (int64_t zt = 0; zt < " << tasks << "; ++zt) {\n";
         os << "    const int64_t zrow = zt / " << nblk << ", zc0 = (zt % " << nblk << ") * " << blk << ";\n";
         os << "    const int64_t zc1 = zc0 + " << blk << " < " << cols << " ? zc0 + " << blk << " : " << cols << ";\n";
