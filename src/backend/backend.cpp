@@ -13,4 +13,10 @@ Event MemoryPool::pool_to_pool(MemoryPool& src_pool, BufferId src, BufferId dst,
     return Event{};
 }
 
+std::vector<ProgramId> Device::compile_batch(std::span<const kernel::Kernel* const> kernels) {
+    std::vector<ProgramId> ids;
+    for (const kernel::Kernel* k : kernels) ids.push_back(compile(*k));
+    return ids;
+}
+
 }  // namespace zyx::backend

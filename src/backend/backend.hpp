@@ -98,6 +98,9 @@ public:
     // Compiles a kernel (through src/jit's cache where the device compiles C++). Kernels with
     // equal structure may share one program. Throws KernelCompilation or Unsupported.
     virtual ProgramId compile(const kernel::Kernel& k) = 0;
+    // Compiles several kernels, ideally with one compiler run; ids in the order of `kernels`.
+    // Optional: the default calls compile() for each. Same errors as compile().
+    virtual std::vector<ProgramId> compile_batch(std::span<const kernel::Kernel* const> kernels);
     // Runs a compiled program. `buffers` follow the kernel's buffer order (inputs, then
     // outputs), `scalars` its scalar parameters. Throws KernelLaunch for an unknown program or
     // mismatched arguments.

@@ -76,7 +76,7 @@ public:
     ProgramId compile(const kernel::Kernel& k) override;
     // Compiles several kernels with one compiler run (one translation unit); ids in order.
     // Kernels already compiled are not compiled again.
-    std::vector<ProgramId> compile_batch(std::span<const kernel::Kernel* const> kernels);
+    std::vector<ProgramId> compile_batch(std::span<const kernel::Kernel* const> kernels) override;
     Event launch(ProgramId program, std::span<const BufferId> buffers, std::span<const Scalar> scalars,
                  std::span<const Event> wait) override;
     void release(ProgramId program) override;
