@@ -435,3 +435,41 @@ TEST_F(Fixture, UnknownSemaphore) {
     auto e = fails({dm0("sem", "void kernel_main() { (void)get_semaphore(3); }", one_core())}, {});
     expect_names(e, ErrorStatus::KernelFault, {"get_semaphore(3)", "no semaphore 3"});
 }
+
+TEST(EmuChecksThreads, DeadlockAcrossWorkersOnSemaphores) {
+    // Two cores on two worker threads, each waiting for a semaphore only the other would set.
+    DeviceOptions o;
+    o.threads = 2;
+    Device dev(preset("wormhole-n150"), o);
+    CoreRangeSet two{CoreRange{{0, 0}, {1, 0}}};
+    ProgramSpec s;
+    s.semaphores = {{two, 0}};
+    s.kernels = {dm0("waiter", R"(
+void kernel_main() {
+    noc_semaphore_wait(reinterpret_cast<volatile uint32_t*>(get_semaphore(0)), 1);
+})", two)};
+    auto p = dev.program_create(s);
+    auto err = run(dev, p);
+    ASSERT_TRUE(err);
+    expect_names(*err, ErrorStatus::Deadlock,
+                 {"core (0,0) BRISC [waiter]: noc_semaphore_wait(", "core (1,0) BRISC [waiter]: noc_semaphore_wait(",
+                  "want == 1, have 0"});
+}
+
+TEST(EmuChecksThreads, FullSyncDstHoldsSixteenTiles) {
+    Device dev(preset("wormhole-n150"));
+    auto k = compute("full", R"(
+void kernel_main() {
+    tile_regs_acquire();
+    fill_tile_init();
+    for (uint32_t i = 0; i < 16; ++i) fill_tile(i, 1.0f);
+    fill_tile(16, 1.0f);
+    tile_regs_commit();
+})", one_core());
+    k.compute.dst_full_sync_en = true;
+    ProgramSpec s;
+    s.kernels = {k};
+    auto err = run(dev, dev.program_create(s));
+    ASSERT_TRUE(err);
+    expect_names(*err, ErrorStatus::KernelFault, {"DST index 16", "capacity of 16 tiles (16-bit DST, full sync)"});
+}

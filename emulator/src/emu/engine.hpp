@@ -140,6 +140,8 @@ struct Fiber {
     // scheduler (held by the fiber while it runs).
     boost::context::fiber ctx;
     boost::context::fiber sched;
+    void* stack_lo = nullptr;   // lowest address of this fiber's stack
+    void* asan_fake = nullptr;  // AddressSanitizer's fake stack while the fiber is switched out
     double wait_begin_us = -1;  // trace: start of the current blocking wait
     double run_begin_us = 0;
 };
@@ -186,6 +188,7 @@ struct Launch {
     std::condition_variable sched_cv;
     std::atomic<uint64_t> progress{0};
     std::atomic<int> blocked_workers{0};
+    std::vector<uint64_t> blocked_at;  // per worker: the progress count it found nothing to run at
     int live_workers = 0;
     bool deadlock = false;
 
@@ -234,6 +237,9 @@ Launch* current_launch();
 std::string fiber_label(const Fiber& f);
 // Blocks the running fiber on `w` until the scheduler finds it satisfied.
 void block_on(const Wait& w);
+// Switches from the running fiber back to its scheduler (throws KernelAbort when the launch was
+// aborted meanwhile).
+void fiber_yield(Fiber& f);
 bool wait_ready(const Fiber& f);
 std::string describe_wait(const Fiber& f);
 double trace_now_us();

@@ -153,8 +153,7 @@ uint32_t get_read_ptr(int32_t id) { return cb_checked(cur(), id, "get_read_ptr")
 // Polling calls yield when the answer is "no", so a polling loop lets the other fibers run.
 void poll_yield(Fiber& f) {
     f.polled = true;
-    f.sched = std::move(f.sched).resume();
-    if (current_launch()->aborted.load()) throw KernelAbort{};
+    fiber_yield(f);
 }
 bool cb_pages_reservable_at_back(int32_t id, int32_t n) {
     Fiber& f = cur();

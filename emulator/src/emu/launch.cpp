@@ -17,6 +17,17 @@
 
 namespace ctx = boost::context;
 
+// AddressSanitizer must be told about every stack switch, or it reports false errors when it
+// meets a fiber stack (Boost.Context's fcontext does not annotate).
+#if defined(ZYX_EMU_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#define ZYX_ASAN_START(fake, bottom, size) __sanitizer_start_switch_fiber(fake, bottom, size)
+#define ZYX_ASAN_FINISH(fake, bottom, size) __sanitizer_finish_switch_fiber(fake, bottom, size)
+#else
+#define ZYX_ASAN_START(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#define ZYX_ASAN_FINISH(fake, bottom, size) ((void)(fake), (void)(bottom), (void)(size))
+#endif
+
 namespace zyx::emu {
 namespace {
 
@@ -26,6 +37,8 @@ thread_local sigjmp_buf* t_crash_jmp = nullptr;
 thread_local volatile uintptr_t t_fault_addr = 0;
 thread_local volatile int t_fault_signal = 0;
 thread_local std::vector<TraceEvent>* t_trace = nullptr;
+thread_local const void* t_sched_bottom = nullptr;  // the worker thread's own stack (for ASan)
+thread_local size_t t_sched_size = 0;
 
 constexpr size_t kFiberStack = 256 * 1024;
 constexpr size_t kGuard = 4096;
@@ -203,6 +216,13 @@ void complete_txns(Fiber& f, int noc, bool reads, bool all_kinds) {
     v.resize(keep);
 }
 
+void fiber_yield(Fiber& f) {
+    ZYX_ASAN_START(&f.asan_fake, t_sched_bottom, t_sched_size);
+    f.sched = std::move(f.sched).resume();
+    ZYX_ASAN_FINISH(f.asan_fake, &t_sched_bottom, &t_sched_size);
+    if (t_launch->aborted.load(std::memory_order_relaxed)) throw KernelAbort{};
+}
+
 void block_on(const Wait& w) {
     Fiber& f = *t_fiber;
     Launch& L = *t_launch;
@@ -215,10 +235,8 @@ void block_on(const Wait& w) {
     // so a missing read barrier is still caught).
     if (!f.txns.empty()) complete_txns(f, -1, false, false);
     double t = L.tracing ? trace_now_us() : 0;
-    do {
-        f.sched = std::move(f.sched).resume();
-        if (L.aborted.load(std::memory_order_relaxed)) throw KernelAbort{};
-    } while (!wait_ready(f));
+    do fiber_yield(f);
+    while (!wait_ready(f));
     if (L.tracing) {
         double now = trace_now_us();
         Core& c = *f.core;
@@ -279,7 +297,10 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
     // savesigs = 0: no sigprocmask syscall per resume. The handler runs with SA_NODEFER, so no
     // signal is left blocked after the jump.
     if (sigsetjmp(jb, 0) == 0) {
+        void* fake = nullptr;
+        ZYX_ASAN_START(&fake, f.stack_lo, kFiberStack);
         f.ctx = std::move(f.ctx).resume();
+        ZYX_ASAN_FINISH(fake, nullptr, nullptr);
     } else {
         // The kernel faulted; its stack is abandoned (the fiber handle was emptied by resume()).
         // `sched` still names this scheduler's stale context: leak it, never destroy it (that
@@ -306,12 +327,19 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
 }
 
 void start_fiber(Fiber& f, void* stack) {
+    f.stack_lo = stack;
     f.ctx = ctx::fiber(std::allocator_arg, FixedStack{stack, kFiberStack}, [&f](ctx::fiber&& sched) {
+        ZYX_ASAN_FINISH(nullptr, &t_sched_bottom, &t_sched_size);
         f.sched = std::move(sched);
-        double t = t_launch->tracing ? trace_now_us() : 0;
-        fiber_body(f);
-        if (t_launch->tracing && t_trace)
-            t_trace->push_back({f.core->index, uint8_t(f.proc), t, trace_now_us() - t, "kernel " + f.kernel->name});
+        // A fiber first resumed after the launch failed never runs its kernel.
+        if (!t_launch->aborted.load()) {
+            double t = t_launch->tracing ? trace_now_us() : 0;
+            fiber_body(f);
+            if (t_launch->tracing && t_trace)
+                t_trace->push_back({f.core->index, uint8_t(f.proc), t, trace_now_us() - t, "kernel " + f.kernel->name});
+        }
+        f.finished = true;
+        ZYX_ASAN_START(nullptr, t_sched_bottom, t_sched_size);  // this stack is done
         return std::move(f.sched);
     });
 }
@@ -404,13 +432,17 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
             }
             continue;
         }
-        // Nothing on this worker can run. Deadlock when every worker with live fibers is in
-        // this state and no fiber anywhere made progress since we looked.
+        // Nothing on this worker can run. Deadlock when every worker with live fibers found
+        // nothing to run at the current progress count (a worker blocked at an older count may
+        // be about to wake up and run something).
         std::unique_lock<std::mutex> lock(L.sched_mu);
         if (L.progress.load(std::memory_order_seq_cst) != seen || L.aborted) continue;
         ++n_idle;
-        int blocked = L.blocked_workers.fetch_add(1, std::memory_order_seq_cst) + 1;
-        if (blocked == L.live_workers && !L.deadlock) {
+        L.blocked_workers.fetch_add(1, std::memory_order_seq_cst);
+        L.blocked_at[wid] = seen;
+        int stuck = 0;
+        for (uint64_t b : L.blocked_at) stuck += b == seen;
+        if (stuck == L.live_workers && !L.deadlock) {
             L.deadlock = true;
             lock.unlock();
             L.fail(ErrorStatus::Deadlock, deadlock_report(L));
@@ -418,6 +450,7 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
         } else {
             L.sched_cv.wait(lock, [&] { return L.progress.load() != seen || L.aborted.load() || L.deadlock; });
         }
+        L.blocked_at[wid] = UINT64_MAX;
         L.blocked_workers.fetch_sub(1, std::memory_order_seq_cst);
     }
     L.resumes += n_resumes, L.passes += n_passes, L.idle_waits += n_idle;
@@ -428,17 +461,11 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
         L.progress.fetch_add(1, std::memory_order_seq_cst);  // wake blocked workers to re-check
         L.sched_cv.notify_all();
     }
-    // Abandon whatever did not finish (after a failure): destroying a suspended fiber unwinds
-    // its stack (destructors of kernel locals run).
+    // After a failure, end whatever did not finish: resumed once more, a blocked fiber sees the
+    // abort and throws KernelAbort out of its wait, unwinding the kernel's frames (destructors of
+    // kernel locals run); a fiber that never ran returns at once.
     for (Fiber* f : fibers) {
-        if (f->ctx) {
-            t_fiber = f;
-            try {
-                f->ctx = ctx::fiber();
-            } catch (...) {
-            }
-            t_fiber = nullptr;
-        }
+        while (f->ctx && !f->crashed) resume(*f, jb);
         f->finished = true;
     }
     t_crash_jmp = nullptr;
@@ -588,7 +615,6 @@ namespace {
 // Core state for a launch: CBs from the program's plan, DST sized by the compute config, the
 // operand queue emptied, semaphores and runtime args written into L1.
 void core_setup(Device::Impl& d, Core& c, const Program& p) {
-    const DeviceSpec& ds = d.spec;
     for (auto& cb : c.cbs) cb = CbState{};
     for (const auto& pl : p.core_cbs[c.index]) {
         CbState& cb = c.cbs[pl.index];
@@ -710,6 +736,7 @@ void Device::program_launch(ProgramId program) {
     }
     unsigned nw = d.pool->size();
     L->trace.resize(nw);
+    L->blocked_at.assign(nw, UINT64_MAX);
     L->live_workers = int(std::min<size_t>(nw, L->cores.size()));
     L->workers_running = int(nw);
     ++d.launches;
