@@ -93,7 +93,7 @@ TEST_F(Faults, KilledDuringWriteBuf) {
     const auto src = pattern(1 << 20, 1);
     auto copy = src;
     long old_pid = dev->client().pid();
-    KillResult r = kill_during(*dev, 300, [&] { pool.host_to_pool(copy.data(), copy.size(), b, {}); });
+    KillResult r = kill_during(*dev, 800, [&] { pool.host_to_pool(copy.data(), copy.size(), b, {}); });
     EXPECT_EQ(r.status, ErrorStatus::RuntimeCrashed) << r.message;
     EXPECT_LT(r.ms_after_kill, 1000.0) << "the crash must be noticed at once, not after a timeout";
     EXPECT_NE(r.message.find("pid " + std::to_string(old_pid)), std::string::npos) << r.message;
@@ -126,7 +126,7 @@ TEST_F(Faults, KilledDuringReadBuf) {
     auto src = pattern(1 << 16, 3);
     pool.host_to_pool(src.data(), src.size(), b, {});
     std::vector<uint8_t> dst(1 << 16, 0x5A);
-    KillResult r = kill_during(*dev, 300, [&] { pool.pool_to_host(b, dst.data(), dst.size(), {}); });
+    KillResult r = kill_during(*dev, 800, [&] { pool.pool_to_host(b, dst.data(), dst.size(), {}); });
     EXPECT_EQ(r.status, ErrorStatus::RuntimeCrashed) << r.message;
     EXPECT_LT(r.ms_after_kill, 1000.0);
     EXPECT_NE(r.message.find("read_buf"), std::string::npos) << r.message;
@@ -147,7 +147,7 @@ TEST_F(Faults, KilledDuringRun) {
         if (e.status() == ErrorStatus::Unsupported) GTEST_SKIP() << "the emulator does not run programs yet: " << e.message();
         throw;
     }
-    KillResult r = kill_during(*dev, 300, [&] { dev->launch(prog, {}, {}, {}); });
+    KillResult r = kill_during(*dev, 800, [&] { dev->launch(prog, {}, {}, {}); });
     EXPECT_EQ(r.status, ErrorStatus::RuntimeCrashed) << r.message;
     EXPECT_LT(r.ms_after_kill, 1000.0);
     EXPECT_NE(r.message.find("'run'"), std::string::npos) << r.message;
