@@ -59,7 +59,15 @@ int main(int argc, char** argv) {
     o.lock_dir = std::filesystem::temp_directory_path() / ("zyx-bench-" + std::to_string(::getpid()));
     try {
         auto dev = TTDevice::open(o);
-        std::printf("device: %s\n\n", dev->info().name.c_str());
+        // Transfers overlap the client's copy with the runtime's only when a second core is free:
+        // the load average says how much the machine was shared during the run.
+        std::string load;
+        if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+            char buf[64] = {};
+            if (std::fgets(buf, sizeof buf, f)) load = buf;
+            std::fclose(f);
+        }
+        std::printf("device: %s; %ld cores, load average %s\n", dev->info().name.c_str(), ::sysconf(_SC_NPROCESSORS_ONLN), load.c_str());
         std::printf("%-40s %12s %12s %-6s %8s   %s\n", "benchmark", "zyx", "baseline", "unit", "ratio", "goal");
 
         // 1. Round trip of a small request vs a raw pipe ping-pong.
