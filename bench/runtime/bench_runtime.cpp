@@ -70,27 +70,30 @@ int main(int argc, char** argv) {
         std::printf("device: %s; %ld cores, load average %s\n", dev->info().name.c_str(), ::sysconf(_SC_NPROCESSORS_ONLN), load.c_str());
         std::printf("%-40s %12s %12s %-6s %8s   %s\n", "benchmark", "zyx", "baseline", "unit", "ratio", "goal");
 
-        // 1. Round trip of a small request vs a raw pipe ping-pong.
-        const int n = 20000;
+        // 1. Round trip of a small request vs a raw pipe ping-pong. Blocks of the two alternate,
+        //    and the best block of each counts, so that load from other processes hits both alike.
+        const int n = 2000, blocks = 15;
         RuntimeClient& client = dev->client();
         protocol::Request ping;
         ping.cmd = protocol::Command::ping;
-        for (int i = 0; i < 1000; ++i) client.call(ping);
-        double ours = best_of(3, [&] {
-            for (int i = 0; i < n; ++i) client.call(ping);
-        }) / n * 1e6;
         RuntimeProcess cat({"/bin/cat"});
         const std::string line = "{\"cmd\":\"ping\",\"seq\":123456}\n";
-        for (int i = 0; i < 1000; ++i) {
-            cat.send(line, 1000, "ping");
-            cat.receive_line(1000, "ping");
-        }
-        double raw = best_of(3, [&] {
+        auto ours_block = [&] {
+            for (int i = 0; i < n; ++i) client.call(ping);
+        };
+        auto raw_block = [&] {
             for (int i = 0; i < n; ++i) {
                 cat.send(line, 1000, "ping");
                 cat.receive_line(1000, "ping");
             }
-        }) / n * 1e6;
+        };
+        ours_block();
+        raw_block();
+        double ours = 1e30, raw = 1e30;
+        for (int b = 0; b < blocks; ++b) {
+            ours = std::min(ours, best_of(1, ours_block) / n * 1e6);
+            raw = std::min(raw, best_of(1, raw_block) / n * 1e6);
+        }
         row("round trip: ping vs raw pipe (cat)", ours, raw, "us", ours / raw, "<= 2");
 
         // 2. 64 MiB write + read vs memcpy of the same bytes (one copy each way).
