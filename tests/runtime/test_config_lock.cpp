@@ -163,3 +163,17 @@ TEST(TTDeviceHelpers, RuntimeExecutableFromEnvironment) {
     EXPECT_EQ(find_runtime_executable(), std::filesystem::path("/bin/sh"));
     unsetenv("ZYX_TT_RUNTIME");
 }
+
+TEST(TTDeviceHelpers, EmptyDeviceListDisablesTheBackend) {
+    Config c;
+    c.device_ids = std::vector<uint32_t>{};
+    EXPECT_TRUE(TTDevice::open_all(c).empty());
+}
+
+TEST(TTDeviceHelpers, DataFormatsOfDtypes) {
+    EXPECT_EQ(data_format_of(DType::bf16), protocol::DataFormat::Float16_b);
+    EXPECT_EQ(data_format_of(DType::f32), protocol::DataFormat::Float32);
+    EXPECT_EQ(data_format_of(DType::i32), protocol::DataFormat::Int32);
+    EXPECT_FALSE(data_format_of(DType::f64).has_value());
+    EXPECT_FALSE(data_format_of(DType::bool_).has_value());
+}
