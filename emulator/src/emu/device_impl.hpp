@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -16,6 +17,16 @@
 #include "zyx_emu/kernel_abi.h"
 
 namespace zyx::emu {
+
+// "(x,y)" for messages. (Built by appending: GCC 12 warns falsely on "(" + std::string&&.)
+inline std::string coord_str(CoreCoord c) {
+    std::string s = "(";
+    s += std::to_string(c.x);
+    s += ',';
+    s += std::to_string(c.y);
+    s += ')';
+    return s;
+}
 
 struct BufferRecord {
     Buffer buf;

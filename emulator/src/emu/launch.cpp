@@ -43,7 +43,6 @@ thread_local size_t t_sched_size = 0;
 constexpr size_t kFiberStack = 256 * 1024;
 constexpr size_t kGuard = 4096;
 
-std::string coord_str(CoreCoord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
 
 // ---- crash reports --------------------------------------------------------------------------
 // SIGSEGV/SIGBUS/SIGFPE/SIGILL while a kernel fiber runs on a worker thread: jump back to the
@@ -614,7 +613,7 @@ namespace {
 
 // Core state for a launch: CBs from the program's plan, DST sized by the compute config, the
 // operand queue emptied, semaphores and runtime args written into L1.
-void core_setup(Device::Impl& d, Core& c, const Program& p) {
+void core_setup(Core& c, const Program& p) {
     for (auto& cb : c.cbs) cb = CbState{};
     for (const auto& pl : p.core_cbs[c.index]) {
         CbState& cb = c.cbs[pl.index];
@@ -727,7 +726,7 @@ void Device::program_launch(ProgramId program) {
     for (uint32_t i = 0; i < d.num_cores(); ++i) {
         const auto& k = p.core_kernels[i];
         if (k[0] < 0 && k[1] < 0 && k[2] < 0) continue;
-        core_setup(d, *d.cores[i], p);
+        core_setup(*d.cores[i], p);
         L->cores.push_back(d.cores[i].get());
     }
     if (!d.pool) {

@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 namespace zyx::emu {
 namespace {
 
-std::string coord_str(CoreCoord c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
 std::string range_str(const CoreRange& r) { return coord_str(r.start) + "-" + coord_str(r.end); }
 
 std::string include_dir() {
