@@ -27,6 +27,9 @@ struct Case {
     Kernel kernel;
     std::vector<std::vector<uint8_t>> buffers;
     std::vector<uint64_t> scalars;
+    // same_as[i] = j < i: argument i is passed the very buffer of argument j (contents must be
+    // equal); empty or -1 = its own buffer.
+    std::vector<int> same_as;
 };
 
 inline std::vector<std::vector<uint8_t>> run_reference(const Case& c) {
@@ -40,9 +43,14 @@ inline std::vector<std::vector<uint8_t>> run_reference(const Case& c) {
 inline std::vector<std::vector<uint8_t>> run_host(backend::host::HostPool& pool, backend::host::HostDevice& dev,
                                                   backend::ProgramId program, const Case& c) {
     std::vector<backend::BufferId> ids;
-    for (const auto& b : c.buffers) {
-        ids.push_back(pool.allocate(b.size()));
-        pool.host_to_pool(b.data(), b.size(), ids.back(), {});
+    for (size_t i = 0; i < c.buffers.size(); ++i) {
+        if (i < c.same_as.size() && c.same_as[i] >= 0) {
+            ids.push_back(ids[size_t(c.same_as[i])]);
+            pool.retain(ids.back());
+            continue;
+        }
+        ids.push_back(pool.allocate(c.buffers[i].size()));
+        pool.host_to_pool(c.buffers[i].data(), c.buffers[i].size(), ids.back(), {});
     }
     std::vector<backend::Scalar> scalars;
     for (size_t s = 0; s < c.scalars.size(); ++s) scalars.push_back({c.kernel.scalars[s], c.scalars[s]});

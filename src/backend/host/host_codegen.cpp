@@ -1,8 +1,11 @@
 // Kernel IR → C++ for the host. See host_codegen.hpp for the shape of the generated code.
 #include "backend/host/host_codegen.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <tuple>
 #include <sstream>
 
 #include "backend/host/host_preamble.hpp"
@@ -80,8 +83,26 @@ uint64_t identity_bits(Op op, DType t) {
 
 std::string fname(const char* base, DType t) { return std::string(base) + (t == DType::f64 ? "" : "f"); }
 
+// Common subexpressions: every node is rewired to the first identical node (same op, dtype,
+// operands, argument and constant), so duplicates are never needed and never emitted.
+Kernel merge_common_subexpressions(const Kernel& in) {
+    Kernel k = in;
+    std::map<std::tuple<int, int, int, int, int, uint32_t, uint64_t>, int> first;
+    std::vector<int> canon(k.nodes.size());
+    for (size_t i = 0; i < k.nodes.size(); ++i) {
+        Node& nd = k.nodes[i];
+        for (int s = 0; s < kernel::op_arity(nd.op); ++s) nd.src[s] = canon[size_t(nd.src[s])];
+        auto key = std::make_tuple(int(nd.op), int(nd.dtype), nd.src[0], nd.src[1], nd.src[2], nd.arg, nd.value);
+        auto it = first.find(key);
+        canon[i] = it == first.end() ? int(i) : it->second;
+        if (it == first.end()) first.emplace(key, int(i));
+    }
+    for (kernel::Output& o : k.outputs) o.node = canon[size_t(o.node)];
+    return k;
+}
+
 struct Codegen {
-    const Kernel& k;
+    const Kernel k;
     std::ostringstream& os;
     size_t G = 0, R = 0;
     std::vector<uint8_t> level;
@@ -89,8 +110,17 @@ struct Codegen {
     std::vector<bool> varies_last;  // depends on the last global axis
     MatmulPlan mm;
     int par_axis = -1;              // reduce axis split across threads (few outputs, big reduce)
+    // Row cache: a level-0 node that varies along the last axis L and equals a body node of a
+    // hoisted one-axis reduce with k renamed to L (softmax's exp(x - m) in numerator and sum)
+    // reads the value the reduce loop stored instead of computing it again. It needs the two
+    // loads to read one buffer, which is only known at launch: the cached inner loop runs when
+    // the `alias` pairs of buffer arguments are equal, the plain one otherwise.
+    std::vector<int> cache_of;            // level-0 node → body node whose stored value it is, or -1
+    std::vector<int> cache_owner;         // body node → the reduce whose loop stores it per k, or -1
+    std::vector<std::pair<uint32_t, uint32_t>> alias;
+    std::vector<bool> needed_cached;      // needed by the outputs when caches are used
 
-    Codegen(const Kernel& kk, std::ostringstream& o) : k(kk), os(o) {}
+    Codegen(const Kernel& kk, std::ostringstream& o) : k(merge_common_subexpressions(kk)), os(o) {}
 
     // (Built with += rather than "x" + to_string(): GCC 12 warns falsely on the latter.)
     std::string var(size_t axis) const {
@@ -365,6 +395,9 @@ struct Codegen {
         }
         for (size_t j = 0; j < size_t(i); ++j)
             if (body[j]) emit_value(int(j), ind);
+        for (size_t j = 0; j < size_t(i); ++j)
+            if (body[j] && !split && !cache_owner.empty() && cache_owner[j] == i)
+                os << ind << "zrc" << j << "[" << var(G) << "] = " << n(int(j)) << ";\n";
         std::string x = n(rd.src[0]);
         if (nan) os << ind << acc << "_nan |= (" << x << " != " << x << ");\n";
         os << ind << acc << " = " << combine(rd.op, rd.dtype, acc, x) << ";\n";
@@ -380,6 +413,10 @@ struct Codegen {
         std::string id = literal(rd.dtype, identity_bits(rd.op, rd.dtype));
         bool nan = dtype_is_float(rd.dtype) && (rd.op == Op::reduce_max || rd.op == Op::reduce_min);
         std::string combine_fn = rd.op == Op::reduce_max ? "zx_max" : "zx_min";
+        if (!cache_owner.empty())
+            for (size_t j = 0; j < size_t(i); ++j)
+                if (cache_owner[j] == i)
+                    os << ind << ctype(dt(int(j))) << " zrc" << j << "[" << k.shape[G] << "];\n";
         os << ind << T << " " << acc << " = " << id << ";\n";
         os << ind << "int " << acc << "_nan = 0; (void)" << acc << "_nan;\n";
         if (par_axis < 0) {
@@ -408,7 +445,12 @@ struct Codegen {
         else os << ind << "const " << T << " " << n(i) << " = " << acc << ";\n";
     }
 
-    void emit_level0(int i, const std::string& ind) {
+    void emit_level0(int i, const std::string& ind, bool cached = false) {
+        if (cached && cache_of[size_t(i)] >= 0) {
+            os << ind << "const " << ctype(dt(i)) << " " << n(i) << " = zrc" << cache_of[size_t(i)] << "[" << var(G - 1)
+               << "];\n";
+            return;
+        }
         if (mm.use_blas && i == mm.reduce_node) {
             os << ind << "const " << ctype(dt(i)) << " " << n(i) << " = zc[zflat];\n";
             return;
@@ -492,6 +534,8 @@ struct Codegen {
                     break;
                 }
 
+        plan_row_cache();
+
         os << "\n// " << kernel::shape_string(k.shape) << " reduce_axes=" << R << "\n";
         os << "extern \"C\" void " << name << "(void* const* zbuf, const uint64_t* zscalar) {\n";
         for (size_t i = 0; i < k.inputs.size(); ++i)
@@ -546,12 +590,114 @@ struct Codegen {
             os << "    const int64_t " << var(d) << " = zr % " << k.shape[d] << "; zr /= " << k.shape[d] << ";\n";
         for (size_t i = 0; i < N; ++i)
             if (needed[i] && level[i] == 0 && !varies_last[i]) emit_level0(int(i), "    ");
+        if (alias.empty() && std::none_of(cache_of.begin(), cache_of.end(), [](int c) { return c >= 0; })) {
+            emit_inner_loop(false);
+        } else {
+            std::string cond = "true";
+            for (auto [a, b] : alias) cond += " && zbuf[" + std::to_string(a) + "] == zbuf[" + std::to_string(b) + "]";
+            os << "    if (" << cond << ") {\n";
+            emit_inner_loop(true);
+            os << "    } else {\n";
+            emit_inner_loop(false);
+            os << "    }\n";
+        }
+        os << "  }\n}\n";
+    }
+
+    void emit_inner_loop(bool cached) {
         os << "    for (int64_t " << var(G - 1) << " = zc0; " << var(G - 1) << " < zc1; ++" << var(G - 1) << ") {\n";
-        if (mm.use_blas) os << "      const int64_t zflat = zrow * " << cols << " + " << var(G - 1) << ";\n";
-        for (size_t i = 0; i < N; ++i)
-            if (needed[i] && level[i] == 0 && varies_last[i]) emit_level0(int(i), "      ");
+        if (mm.use_blas) os << "      const int64_t zflat = zrow * " << k.shape[G - 1] << " + " << var(G - 1) << ";\n";
+        for (size_t i = 0; i < k.nodes.size(); ++i)
+            if ((cached ? needed_cached[i] : needed[i]) && level[i] == 0 && varies_last[i])
+                emit_level0(int(i), "      ", cached);
         emit_stores("      ");
-        os << "    }\n  }\n}\n";
+        os << "    }\n";
+    }
+
+    // Whether node j is in the level-1 body of reduce node r.
+    bool in_body(size_t r, int j) const {
+        std::vector<bool> body(k.nodes.size(), false);
+        body[size_t(k.nodes[r].src[0])] = true;
+        for (size_t x = r; x-- > 0;) {
+            if (!body[x] || level[x] == 0) continue;
+            if (int(x) == j) return true;
+            for (int s = 0; s < kernel::op_arity(k.nodes[x].op); ++s) body[size_t(k.nodes[x].src[s])] = true;
+        }
+        return false;
+    }
+
+    // Does level-0 node e (at last-axis index i) compute what body node b computes at k = i?
+    bool same_as_body(int e, int b, std::vector<std::pair<uint32_t, uint32_t>>& pairs) const {
+        if (e == b) return level[size_t(e)] == 0;
+        const Node& ne = k.nodes[size_t(e)];
+        const Node& nb = k.nodes[size_t(b)];
+        if (ne.op != nb.op || ne.dtype != nb.dtype) return false;
+        size_t L = G - 1, K = G;
+        switch (ne.op) {
+            case Op::constant: return ne.value == nb.value;
+            case Op::scalar: return ne.arg == nb.arg;
+            case Op::index: return (ne.arg == nb.arg && ne.arg < L) || (ne.arg == L && nb.arg == K);
+            case Op::load: {
+                const kernel::Input& ie = k.inputs[ne.arg];
+                const kernel::Input& ib = k.inputs[nb.arg];
+                if (ie.dtype != ib.dtype || ie.pad_value != ib.pad_value) return false;
+                if (ie.view.layers.size() != 1 || ib.view.layers.size() != 1) return false;
+                const ViewLayer& le = ie.view.layers[0];
+                const ViewLayer& lb = ib.view.layers[0];
+                if (le.has_mask() || lb.has_mask() || le.shape.size() != G || lb.shape.size() != G + 1) return false;
+                if (le.offset != lb.offset || lb.strides[L] != 0 || lb.strides[K] != le.strides[L]) return false;
+                for (size_t d = 0; d < L; ++d)
+                    if (le.shape[d] != 1 && le.strides[d] != lb.strides[d]) return false;
+                if (ne.arg != nb.arg) pairs.push_back({ne.arg, nb.arg});
+                return true;
+            }
+            default:
+                if (kernel::op_is_reduce(ne.op)) return false;
+                for (int s = 0; s < kernel::op_arity(ne.op); ++s)
+                    if (!same_as_body(ne.src[s], nb.src[s], pairs)) return false;
+                return true;
+        }
+    }
+
+    void plan_row_cache() {
+        size_t N = k.nodes.size();
+        cache_of.assign(N, -1);
+        cache_owner.assign(N, -1);
+        needed_cached = needed;
+        if (G == 0 || R != 1 || mm.use_blas || par_axis >= 0) return;
+        if (k.shape[G] != k.shape[G - 1] || k.shape[G] <= 0) return;
+        for (size_t e = N; e-- > 0;) {
+            const Node& ne = k.nodes[e];
+            if (!needed[e] || level[e] != 0 || !varies_last[e] || kernel::op_arity(ne.op) == 0 || kernel::op_is_reduce(ne.op))
+                continue;
+            for (size_t r = 0; r < N && cache_of[e] < 0; ++r) {
+                if (!kernel::op_is_reduce(k.nodes[r].op) || !needed[r] || varies_last[r]) continue;
+                for (size_t b = 0; b < r && cache_of[e] < 0; ++b) {
+                    if (level[b] != 1 || !in_body(r, int(b)) || (cache_owner[b] >= 0 && cache_owner[b] != int(r))) continue;
+                    if (k.shape[G] * int64_t(sizeof(double)) > (int64_t(64) << 10)) continue;  // stays on the stack
+                    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+                    if (!same_as_body(int(e), int(b), pairs)) continue;
+                    cache_of[e] = int(b);
+                    cache_owner[b] = int(r);
+                    for (auto p : pairs)
+                        if (std::find(alias.begin(), alias.end(), p) == alias.end()) alias.push_back(p);
+                }
+            }
+        }
+        // What the cached inner loop still needs: stop at nodes read from a cache.
+        needed_cached.assign(N, false);
+        for (const kernel::Output& o : k.outputs) needed_cached[size_t(o.node)] = true;
+        for (size_t i = N; i-- > 0;) {
+            if (!needed_cached[i] || cache_of[i] >= 0) continue;
+            if (mm.use_blas && int(i) == mm.reduce_node) continue;
+            for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s) needed_cached[size_t(k.nodes[i].src[s])] = true;
+        }
+        // Store only the caches the cached loop reads.
+        std::vector<bool> read(N, false);
+        for (size_t e = 0; e < N; ++e)
+            if (needed_cached[e] && cache_of[e] >= 0) read[size_t(cache_of[e])] = true;
+        for (size_t b = 0; b < N; ++b)
+            if (!read[b]) cache_owner[b] = -1;
     }
 };
 
