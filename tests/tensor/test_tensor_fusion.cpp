@@ -1,0 +1,251 @@
+// Fusion and scheduling: how many kernels typical chains become (the rules of
+// src/schedule/scheduler.hpp), program reuse by structure, buffer aliasing, placement, the
+// `sched` debug channel, and that realized tensors let go of their graph.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/log.hpp"
+#include "graph/graph.hpp"
+#include "schedule/devices.hpp"
+#include "schedule/interpreter_device.hpp"
+#include "schedule/scheduler.hpp"
+#include "zyx/tensor.hpp"
+
+namespace {
+
+using zyx::Device;
+using zyx::DType;
+using zyx::Tensor;
+
+// Kernels launched while `fn` realizes its result (inputs are realized before counting).
+template <class Fn>
+uint64_t kernels_for(Fn fn) {
+    zyx::sched::reset_stats();
+    fn();
+    return zyx::sched::stats().kernels;
+}
+
+Tensor data(const zyx::Shape& s, Device d = Device::host(), uint64_t seed = 1) {
+    zyx::Generator g(seed);
+    Tensor t = zyx::uniform(s, -2, 2, DType::f32, d, g);
+    t.realize();
+    return t;
+}
+
+const zyx::sched::KernelRecord& last_kernel() {
+    static std::vector<zyx::sched::KernelRecord> keep;
+    keep = zyx::sched::recent_kernels();
+    return keep.back();
+}
+
+TEST(Fusion, ElementwiseChainIsOneKernel) {
+    Tensor a = data({8, 16}), b = data({8, 16}, Device::host(), 2), c = data({16}, Device::host(), 3);
+    Tensor y;
+    EXPECT_EQ(kernels_for([&] { (y = ((a * b + c).exp() - 1).relu().sqrt() * 0.5).realize(); }), 1u);
+    // Check the value too: the single kernel computed the whole chain.
+    float want = 0.5f * std::sqrt(std::max(0.f, std::exp(a[3].to_vector<float>()[5] * b[3].to_vector<float>()[5] +
+                                                         c.to_vector<float>()[5]) -
+                                                    1.f));
+    EXPECT_NEAR(y.to_vector<float>()[3 * 16 + 5], want, 1e-5 * (1 + want));
+}
+
+TEST(Fusion, ViewsAreFreeInsideAChain) {
+    Tensor x = data({6, 4}), y = data({4, 6}, Device::host(), 2);
+    EXPECT_EQ(kernels_for([&] { (x.transpose() + y.flip(0)).reshape({2, 12}).slice(1, 0, 12, 3).abs().realize(); }), 1u);
+}
+
+TEST(Fusion, ReduceFusesItsInputAndOutput) {
+    Tensor x = data({8, 32}), y = data({8, 32}, Device::host(), 2);
+    EXPECT_EQ(kernels_for([&] { ((x * y).sum(1) * 2).relu().realize(); }), 1u);
+    EXPECT_EQ(last_kernel().kernel.reduce_axes, 1u);
+}
+
+TEST(Fusion, MatmulBiasReluIsOneKernel) {
+    Tensor x = data({16, 32}), w = data({32, 8}, Device::host(), 2), b = data({8}, Device::host(), 3);
+    EXPECT_EQ(kernels_for([&] { (x.matmul(w) + b).relu().realize(); }), 1u);
+    const zyx::kernel::Kernel& k = last_kernel().kernel;
+    EXPECT_EQ(k.reduce_axes, 1u);
+    EXPECT_EQ(k.shape, (std::vector<int64_t>{16, 8, 32}));
+    EXPECT_EQ(k.inputs.size(), 3u);  // x, w, b: read through views, nothing materialised
+}
+
+TEST(Fusion, MatmulOperandBroadcastInTheReduceIsComputedOnce) {
+    // relu(x) would otherwise be recomputed for every output column; it gets its own kernel and
+    // the matmul kernel reads plain buffers (the shape BLAS recognises).
+    Tensor x = data({16, 32}), w = data({32, 8}, Device::host(), 2);
+    EXPECT_EQ(kernels_for([&] { x.relu().matmul(w).realize(); }), 2u);
+    const zyx::kernel::Kernel& k = last_kernel().kernel;
+    for (const zyx::kernel::Node& n : k.nodes) EXPECT_NE(n.op, zyx::kernel::Op::relu);
+}
+
+TEST(Fusion, SoftmaxIsTwoKernelsForRowsUpToTheRecomputeLimit) {
+    // max, then one kernel computing exp(x − max) / sum(exp(x − max)): the sum is recomputed per
+    // output column, which the scheduler accepts up to kMaxReduceRecompute (32) columns.
+    Tensor x = data({64, 10});
+    EXPECT_EQ(kernels_for([&] { x.softmax(-1).realize(); }), 2u);
+    Tensor x32 = data({8, 32});
+    EXPECT_EQ(kernels_for([&] { x32.softmax(1).realize(); }), 2u);
+    // Wider rows: the IR allows one reduce level per kernel, so max and sum each need a kernel
+    // before the division; recomputing the sum per column would cost 100×.
+    Tensor wide = data({8, 100});
+    EXPECT_EQ(kernels_for([&] { wide.softmax(1).realize(); }), 3u);
+}
+
+TEST(Fusion, LogSumExpArgmaxVarLayerNorm) {
+    Tensor x = data({16, 64});
+    EXPECT_EQ(kernels_for([&] { x.logsumexp(1).realize(); }), 2u);
+    EXPECT_EQ(kernels_for([&] { x.argmax(1).realize(); }), 2u);
+    EXPECT_EQ(kernels_for([&] { x.var(1).realize(); }), 2u);
+    Tensor small = data({16, 8});
+    EXPECT_EQ(kernels_for([&] { zyx::layer_norm(small, {8}).realize(); }), 2u);
+}
+
+TEST(Fusion, Conv2dWithBiasAndReluIsOneKernel) {
+    Tensor x = data({2, 3, 8, 8}), w = data({4, 3, 3, 3}, Device::host(), 2), b = data({4}, Device::host(), 3);
+    zyx::Conv2dOptions o;
+    o.padding = 1;
+    EXPECT_EQ(kernels_for([&] { zyx::conv2d(x, w, b, o).relu().realize(); }), 1u);
+    EXPECT_EQ(kernels_for([&] { zyx::max_pool2d(x, 2).realize(); }), 1u);
+}
+
+TEST(Fusion, CatOfBuffersIsOneKernel) {
+    Tensor a = data({3, 4}), b = data({3, 2}, Device::host(), 2), c = data({3, 5}, Device::host(), 3);
+    EXPECT_EQ(kernels_for([&] { zyx::cat({a, b, c}, 1).realize(); }), 1u);
+}
+
+TEST(Fusion, ReduceReadByTwoConsumersIsComputedOnce) {
+    Tensor x = data({8, 16});
+    Tensor s = x.sum(1);
+    Tensor u = s + 1, v = s * 2;
+    EXPECT_EQ(kernels_for([&] { zyx::realize({u, v}); }), 3u);  // the sum, then u and v read its buffer
+    EXPECT_TRUE(s.node()->inputs.empty() || s.node()->inputs[0]->buffer);  // s views the realized sum
+}
+
+TEST(Fusion, ContiguousReshapeSharesTheBuffer) {
+    Tensor x = data({4, 6});
+    zyx::sched::reset_stats();
+    Tensor r = x.reshape({2, 12}).contiguous();
+    r.realize();
+    EXPECT_EQ(zyx::sched::stats().kernels, 0u);
+    EXPECT_EQ(zyx::sched::stats().aliases, 1u);
+    EXPECT_EQ(r.node()->buffer.get(), x.node()->buffer.get());
+    // A permuted view is not contiguous: it needs a copy kernel.
+    EXPECT_EQ(kernels_for([&] { x.transpose().contiguous().realize(); }), 1u);
+}
+
+TEST(Fusion, KernelsAreKeyedByStructureAndNumbersAreArguments) {
+    Tensor a = data({32, 32}), b = data({32, 32}, Device::host(), 2);
+    (a * 0.25f + 1).exp().realize();  // warm: compiles the program
+    zyx::sched::reset_stats();
+    Tensor ya = (a * 0.5f + 2).exp(), yb = (b * 0.7f + -3).exp();
+    ya.realize();
+    yb.realize();
+    EXPECT_EQ(zyx::sched::stats().kernels, 2u);
+    EXPECT_EQ(zyx::sched::stats().compiles, 0u);  // same structure: x * s0 + s1, then exp
+    EXPECT_TRUE(zyx::sched::recent_kernels().back().cache_hit);
+    EXPECT_NEAR(yb.to_vector<float>()[7], std::exp(b.to_vector<float>()[7] * 0.7f - 3), 1e-5);
+}
+
+TEST(Fusion, ManyTensorsRealizedTogetherCompileInOneBatch) {
+    Tensor x = data({5, 7});
+    std::vector<Tensor> outs = {x.sin() * 3.f, x.cos().sum(0), x.tanh().max(1), (x + 11).log()};
+    zyx::sched::reset_stats();
+    zyx::realize(outs);
+    EXPECT_EQ(zyx::sched::stats().kernels, 4u);
+    for (const Tensor& t : outs) EXPECT_TRUE(t.is_realized());
+}
+
+TEST(Fusion, LongChainsAreCutAndDoNotOverflowTheStack) {
+    Tensor x = data({4});
+    Tensor y = x;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) y = y + 1.f;
+    uint64_t k = kernels_for([&] { y.realize(); });
+    EXPECT_GE(k, uint64_t(n / zyx::sched::kMaxFusedDepth));
+    EXPECT_LE(k, uint64_t(n / zyx::sched::kMaxFusedDepth) + 2);
+    EXPECT_NEAR(y.to_vector<float>()[2], x.to_vector<float>()[2] + n, 1e-2);
+    // A lazy chain that is never realized is freed without recursion too.
+    Tensor z = x;
+    for (int i = 0; i < 200000; ++i) z = z * 1.f;
+    z = Tensor();
+}
+
+TEST(Fusion, RealizedTensorsLetGoOfTheirGraph) {
+    auto& pool = dynamic_cast<zyx::sched::InterpreterPool&>(*zyx::sched::device_slot(Device::interpreter()).pool);
+    Tensor x = data({64}, Device::interpreter());
+    size_t before = pool.live_buffers();
+    for (int i = 0; i < 50; ++i) {
+        x = (x * 0.5f).sum().expand({64}) + x;  // two kernels per step
+        x.realize();
+        EXPECT_TRUE(x.node()->inputs.empty());
+    }
+    EXPECT_LE(pool.live_buffers(), before + 1);  // only the current x is alive
+}
+
+TEST(Fusion, SchedChannelListsKernelsWithWhatTheyFused) {
+    Tensor x = data({4, 5});
+    char path[] = "/tmp/zyx_sched_log_XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    setenv("ZYX_DEBUG", "sched", 1);
+    zyx::log_reload_from_env();
+    x.softmax(1).realize();
+    unsetenv("ZYX_DEBUG");
+    zyx::log_reload_from_env();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::remove(path);
+    std::string s = text.str();
+    EXPECT_NE(s.find("kernel"), std::string::npos) << s;
+    EXPECT_NE(s.find("fused [reduce_max"), std::string::npos) << s;
+    EXPECT_NE(s.find("exp#"), std::string::npos) << s;
+    EXPECT_NE(s.find("reducing the last 1"), std::string::npos) << s;
+}
+
+TEST(Fusion, TenstorrentTensorsRunUnsupportedKernelsOnTheHost) {
+    bool have_tt = false;
+    for (Device d : zyx::available_devices()) have_tt |= d == Device::tt(0);
+    if (!have_tt) GTEST_SKIP() << "tt:0 is not available in this build or configuration";
+    Tensor a = zyx::tensor({1.f, 2.f, 3.f}).to(Device::tt(0));
+    Tensor b = (a * 2 + 1).exp();
+    EXPECT_EQ(b.device(), Device::tt(0));
+    zyx::sched::reset_stats();
+    b.realize();
+    zyx::sched::Stats s = zyx::sched::stats();
+    EXPECT_EQ(s.fallbacks, 1u);      // TTDevice::supports() is false until the TT code generator exists
+    EXPECT_GE(s.transfers, 2u);      // input to host, result back to tt:0
+    std::vector<float> v = b.to_vector<float>();
+    EXPECT_NEAR(v[2], std::exp(7.f), 1e-2);
+    EXPECT_EQ(b.to(Device::host()).to_vector<float>(), v);
+}
+
+TEST(Fusion, UnavailableDeviceSaysSoWhenUsed) {
+    bool have_tt = false;
+    for (Device d : zyx::available_devices()) have_tt |= d == Device::tt(7);
+    if (have_tt) GTEST_SKIP() << "tt:7 exists here";
+    try {
+        zyx::zeros({2}, DType::f32, Device::tt(7));
+        FAIL() << "expected an Initialization error";
+    } catch (const zyx::Error& e) {
+        EXPECT_EQ(e.status(), zyx::ErrorStatus::Initialization) << e.what();
+        EXPECT_NE(std::string(e.what()).find("tt:7"), std::string::npos) << e.what();
+    }
+    // Everything else keeps working.
+    EXPECT_EQ(zyx::ones({2}).sum().item<float>(), 2.f);
+}
+
+}  // namespace
