@@ -576,8 +576,10 @@ struct Codegen {
             return;
         }
         int64_t cols = k.shape[G - 1], rows = gnum / cols;
+        // Blocks of the last axis: enough tasks for every thread, each worth >= ~16K steps.
         int64_t nblk_target = std::max<int64_t>(1, kTargetTasks / rows);
-        int64_t blk = std::min<int64_t>(cols, std::max<int64_t>(1024, (cols + nblk_target - 1) / nblk_target));
+        int64_t min_blk = std::max<int64_t>(16, 16384 / std::max<int64_t>(1, rnum));
+        int64_t blk = std::max<int64_t>(min_blk, (cols + nblk_target - 1) / nblk_target);
         blk = std::min<int64_t>(cols, (blk + 15) / 16 * 16);
         int64_t nblk = (cols + blk - 1) / blk, tasks = rows * nblk;
         int64_t work = gnum * std::max<int64_t>(1, rnum);
