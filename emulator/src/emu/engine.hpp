@@ -228,9 +228,12 @@ private:
     bool stop_ = false;
 };
 
-// The fiber running on this thread (null outside kernels) and helpers for the kernel API.
-Fiber* current_fiber();
-Launch* current_launch();
+// The fiber running on this thread (null outside kernels) and its launch; set by the scheduler
+// around every switch into a fiber. Inline: the kernel API asks on every call.
+inline thread_local Fiber* tl_fiber = nullptr;
+inline thread_local Launch* tl_launch = nullptr;
+inline Fiber* current_fiber() { return tl_fiber; }
+inline Launch* current_launch() { return tl_launch; }
 // Throws KernelAbort after recording a KernelFault naming the kernel, core and processor.
 [[noreturn]] void kernel_fault(const std::string& what, ErrorStatus status = ErrorStatus::KernelFault);
 // "kernel 'reader' on core (0,0) BRISC"

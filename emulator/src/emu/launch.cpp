@@ -31,8 +31,6 @@ namespace ctx = boost::context;
 namespace zyx::emu {
 namespace {
 
-thread_local Fiber* t_fiber = nullptr;
-thread_local Launch* t_launch = nullptr;
 thread_local sigjmp_buf* t_crash_jmp = nullptr;
 thread_local volatile uintptr_t t_fault_addr = 0;
 thread_local volatile int t_fault_signal = 0;
@@ -52,7 +50,7 @@ struct sigaction g_old[32];
 const int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
 void fault_handler(int sig, siginfo_t* info, void* uc) {
-    if (t_fiber && t_crash_jmp) {
+    if (tl_fiber && t_crash_jmp) {
         t_fault_addr = uintptr_t(info->si_addr);
         t_fault_signal = sig;
         siglongjmp(*t_crash_jmp, 1);
@@ -121,15 +119,13 @@ const char* proc_name(Proc p) {
     return "?";
 }
 
-Fiber* current_fiber() { return t_fiber; }
-Launch* current_launch() { return t_launch; }
 
 double trace_now_us_of(const Launch& L) {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - L.t0).count();
 }
 
 double trace_now_us() {
-    Launch* L = t_launch;
+    Launch* L = tl_launch;
     if (!L) return 0;
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - L->t0).count();
 }
@@ -152,8 +148,8 @@ void Launch::fail(ErrorStatus status, const std::string& message) {
 }
 
 void kernel_fault(const std::string& what, ErrorStatus status) {
-    Fiber* f = t_fiber;
-    Launch* L = t_launch;
+    Fiber* f = tl_fiber;
+    Launch* L = tl_launch;
     if (!f || !L) throw Error(status, what);
     L->fail(status, fiber_label(*f) + ": " + what);
     throw KernelAbort{};
@@ -219,12 +215,12 @@ void fiber_yield(Fiber& f) {
     ZYX_ASAN_START(&f.asan_fake, t_sched_bottom, t_sched_size);
     f.sched = std::move(f.sched).resume();
     ZYX_ASAN_FINISH(f.asan_fake, &t_sched_bottom, &t_sched_size);
-    if (t_launch->aborted.load(std::memory_order_relaxed)) throw KernelAbort{};
+    if (tl_launch->aborted.load(std::memory_order_relaxed)) throw KernelAbort{};
 }
 
 void block_on(const Wait& w) {
-    Fiber& f = *t_fiber;
-    Launch& L = *t_launch;
+    Fiber& f = *tl_fiber;
+    Launch& L = *tl_launch;
     f.wait = w;
     if (wait_ready(f)) {
         f.wait.kind = Wait::None;
@@ -251,7 +247,7 @@ void block_on(const Wait& w) {
 namespace {
 
 void fiber_body(Fiber& f) {
-    Launch& L = *t_launch;
+    Launch& L = *tl_launch;
     try {
         f.kernel->entry();
         // Kernel exit: nothing may be left in flight or half-done.
@@ -292,7 +288,7 @@ void fiber_body(Fiber& f) {
 
 // Resumes one fiber until it blocks or ends. Returns false when it crashed.
 bool resume(Fiber& f, sigjmp_buf& jb) {
-    t_fiber = &f;
+    tl_fiber = &f;
     // savesigs = 0: no sigprocmask syscall per resume. The handler runs with SA_NODEFER, so no
     // signal is left blocked after the jump.
     if (sigsetjmp(jb, 0) == 0) {
@@ -306,7 +302,7 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
         // would try to unwind a stack that no longer exists).
         new ctx::fiber(std::move(f.sched));
         f.crashed = f.finished = true;
-        Launch& L = *t_launch;
+        Launch& L = *tl_launch;
         std::ostringstream os;
         os << fiber_label(f) << ": crashed with " << strsignal(t_fault_signal) << " at address 0x" << std::hex
            << t_fault_addr;
@@ -317,24 +313,24 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
         else if (t_fault_addr < 4096)
             os << " (null pointer)";
         L.fail(ErrorStatus::KernelFault, os.str());
-        t_fiber = nullptr;
+        tl_fiber = nullptr;
         return false;
     }
-    t_fiber = nullptr;
+    tl_fiber = nullptr;
     if (f.ctx && f.finished) f.ctx = ctx::fiber();  // never happens: a finished fiber returns empty
     return true;
 }
 
-void start_fiber(Fiber& f, void* stack) {
+void startl_fiber(Fiber& f, void* stack) {
     f.stack_lo = stack;
     f.ctx = ctx::fiber(std::allocator_arg, FixedStack{stack, kFiberStack}, [&f](ctx::fiber&& sched) {
         ZYX_ASAN_FINISH(nullptr, &t_sched_bottom, &t_sched_size);
         f.sched = std::move(sched);
         // A fiber first resumed after the launch failed never runs its kernel.
-        if (!t_launch->aborted.load()) {
-            double t = t_launch->tracing ? trace_now_us() : 0;
+        if (!tl_launch->aborted.load()) {
+            double t = tl_launch->tracing ? trace_now_us() : 0;
             fiber_body(f);
-            if (t_launch->tracing && t_trace)
+            if (tl_launch->tracing && t_trace)
                 t_trace->push_back({f.core->index, uint8_t(f.proc), t, trace_now_us() - t, "kernel " + f.kernel->name});
         }
         f.finished = true;
@@ -359,7 +355,7 @@ std::string deadlock_report(Launch& L) {
 void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& stacks) {
     static thread_local AltStack alt;
     (void)alt;
-    t_launch = &L;
+    tl_launch = &L;
     t_trace = L.tracing ? &L.trace[wid] : nullptr;
     sigjmp_buf jb;
     t_crash_jmp = &jb;
@@ -371,7 +367,7 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
         cores.push_back(L.cores[i]);
         for (auto& f : L.cores[i]->fibers)
             if (f.kernel) {
-                start_fiber(f, stacks[L.cores[i]->index * kProcs + size_t(f.proc)]);
+                startl_fiber(f, stacks[L.cores[i]->index * kProcs + size_t(f.proc)]);
                 fibers.push_back(&f);
             }
     }
@@ -468,7 +464,7 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
         f->finished = true;
     }
     t_crash_jmp = nullptr;
-    t_launch = nullptr;
+    tl_launch = nullptr;
     t_trace = nullptr;
 }
 
