@@ -473,3 +473,16 @@ void kernel_main() {
     ASSERT_TRUE(err);
     expect_names(*err, ErrorStatus::KernelFault, {"DST index 16", "capacity of 16 tiles (16-bit DST, full sync)"});
 }
+
+TEST_F(Fixture, StackOverflowIsReported) {
+    if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns SIGSEGV";
+    auto e = fails({compute("deep", R"(
+uint32_t depth(volatile uint32_t n) {
+    volatile uint8_t pad[4096];
+    pad[0] = uint8_t(n);
+    return n == 0 ? pad[0] : depth(n - 1) + pad[0];
+}
+void kernel_main() { DPRINT_MATH(DPRINT << depth(1000000) << ENDL()); })", one_core())},
+                   {});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'deep' on core (0,0) TRISC1 (MATH)", "crashed with", "stack overflow"});
+}

@@ -308,10 +308,14 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
            << t_fault_addr;
         uint64_t off = 0;
         int owner = L.dev->l1.core_of(t_fault_addr, &off);
+        uintptr_t lo = uintptr_t(f.stack_lo);
         if (owner >= 0 && off >= L.dev->spec.l1_bytes)
             os << " (beyond the end of L1 of core " << std::dec << owner << ")";
         else if (t_fault_addr < 4096)
             os << " (null pointer)";
+        else if (t_fault_addr >= lo - kGuard && t_fault_addr < lo)
+            os << " (stack overflow: the emulator gives each processor " << std::dec << kFiberStack / 1024
+               << " KiB of stack)";
         L.fail(ErrorStatus::KernelFault, os.str());
         tl_fiber = nullptr;
         return false;
