@@ -235,58 +235,57 @@ void validate(const Kernel& k) {
     for (size_t i = 0; i < k.nodes.size(); ++i) {
         const Node& n = k.nodes[i];
         if (size_t(n.op) >= size_t(kNumOps)) invalid(k, "node %" + std::to_string(i) + " has an unknown op");
-        std::string who = node_name(k, int(i));
+        auto who = [&] { return node_name(k, int(i)); };  // built only for a message
         int arity = op_arity(n.op);
         for (int s = 0; s < 3; ++s) {
             if (s < arity && (n.src[s] < 0 || size_t(n.src[s]) >= i))
-                invalid(k, who + " operand " + std::to_string(s) + " = %" + std::to_string(n.src[s]) +
+                invalid(k, who() + " operand " + std::to_string(s) + " = %" + std::to_string(n.src[s]) +
                                " is not an earlier node");
-            if (s >= arity && n.src[s] != -1) invalid(k, who + " has an extra operand");
+            if (s >= arity && n.src[s] != -1) invalid(k, who() + " has an extra operand");
         }
         auto src_t = [&](int s) { return k.nodes[size_t(n.src[s])].dtype; };
-        auto need = [&](bool ok, const std::string& why) {
-            if (!ok) invalid(k, who + ": " + why);
+        auto need = [&](bool ok, auto&& why) {  // `why` is a lambda: no string work when ok
+            if (!ok) invalid(k, who() + ": " + why());
         };
         switch (n.op) {
             case Op::load:
-                need(n.arg < k.inputs.size(), "no input " + std::to_string(n.arg));
-                if (n.arg < k.inputs.size()) need(n.dtype == k.inputs[n.arg].dtype, "dtype differs from input " + std::to_string(n.arg));
+                need(n.arg < k.inputs.size(), [&] { return std::string("no input " + std::to_string(n.arg)); });
+                if (n.arg < k.inputs.size()) need(n.dtype == k.inputs[n.arg].dtype, [&] { return std::string("dtype differs from input " + std::to_string(n.arg)); });
                 break;
             case Op::constant: break;
             case Op::scalar:
-                need(n.arg < k.scalars.size(), "no scalar " + std::to_string(n.arg));
-                if (n.arg < k.scalars.size()) need(n.dtype == k.scalars[n.arg], "dtype differs from scalar " + std::to_string(n.arg));
+                need(n.arg < k.scalars.size(), [&] { return std::string("no scalar " + std::to_string(n.arg)); });
+                if (n.arg < k.scalars.size()) need(n.dtype == k.scalars[n.arg], [&] { return std::string("dtype differs from scalar " + std::to_string(n.arg)); });
                 break;
             case Op::index:
-                need(n.arg < full, "no axis " + std::to_string(n.arg) + " in " + shape_string(k.shape));
-                need(op_accepts(n.op, n.dtype), "index needs an integer dtype");
+                need(n.arg < full, [&] { return std::string("no axis " + std::to_string(n.arg) + " in " + shape_string(k.shape)); });
+                need(op_accepts(n.op, n.dtype), [&] { return std::string("index needs an integer dtype"); });
                 break;
             case Op::where:
-                need(src_t(0) == DType::bool_, "condition must be bool");
-                need(src_t(1) == n.dtype && src_t(2) == n.dtype, "branches must have the result dtype");
+                need(src_t(0) == DType::bool_, [&] { return std::string("condition must be bool"); });
+                need(src_t(1) == n.dtype && src_t(2) == n.dtype, [&] { return std::string("branches must have the result dtype"); });
                 break;
             case Op::cast: break;
             case Op::bitcast:
                 need(op_accepts(n.op, n.dtype) && op_accepts(n.op, src_t(0)) &&
-                         dtype_size(n.dtype) == dtype_size(src_t(0)),
-                     "bitcast from " + std::string(dtype_name(src_t(0))) + " (sizes differ or bool)");
+                         dtype_size(n.dtype) == dtype_size(src_t(0)), [&] { return std::string("bitcast from " + std::string(dtype_name(src_t(0))) + " (sizes differ or bool)"); });
                 break;
             default: {
                 DType t = src_t(0);
-                need(op_accepts(n.op, t), "does not accept " + std::string(dtype_name(t)));
-                if (arity == 2) need(src_t(1) == t, "operand dtypes differ (" + std::string(dtype_name(t)) + ", " +
-                                                        std::string(dtype_name(src_t(1))) + ")");
+                need(op_accepts(n.op, t), [&] { return std::string("does not accept " + std::string(dtype_name(t))); });
+                if (arity == 2) need(src_t(1) == t, [&] { return std::string("operand dtypes differ (" + std::string(dtype_name(t)) + ", " +
+                                                        std::string(dtype_name(src_t(1))) + ")"); });
                 bool to_bool = n.op == Op::logical_not || op_is_comparison(n.op) || n.op == Op::logical_and ||
                                n.op == Op::logical_or;
-                need(n.dtype == (to_bool ? DType::bool_ : t), "result dtype must be " +
-                                                                 std::string(dtype_name(to_bool ? DType::bool_ : t)));
+                need(n.dtype == (to_bool ? DType::bool_ : t), [&] { return std::string("result dtype must be " +
+                                                                 std::string(dtype_name(to_bool ? DType::bool_ : t))); });
             }
         }
         for (int s = 0; s < arity; ++s)
             if (inside_reduce[size_t(n.src[s])] || op_is_reduce(k.nodes[size_t(n.src[s])].op)) inside_reduce[i] = true;
         if (op_is_reduce(n.op)) {
-            need(k.reduce_axes > 0, "reduce in a kernel without reduce axes");
-            need(!inside_reduce[i], "reduce of a reduce (only one reduce level per kernel)");
+            need(k.reduce_axes > 0, [&] { return std::string("reduce in a kernel without reduce axes"); });
+            need(!inside_reduce[i], [&] { return std::string("reduce of a reduce (only one reduce level per kernel)"); });
         }
     }
     std::vector<uint8_t> level = node_levels(k);
