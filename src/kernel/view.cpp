@@ -122,6 +122,9 @@ bool reshape_unit_axes(const ViewLayer& l, const std::vector<int64_t>& new_shape
 }  // namespace
 
 View View::contiguous(const std::vector<int64_t>& shape) {
+    if (shape.size() > kMaxRank)
+        throw Error(ErrorStatus::InvalidArgument, "shape " + shape_string(shape) + " has more than " +
+                                                      std::to_string(kMaxRank) + " axes");
     for (int64_t d : shape)
         if (d < 0) throw Error(ErrorStatus::InvalidArgument, "negative axis size in shape " + shape_string(shape));
     View v;
@@ -145,6 +148,7 @@ bool View::is_contiguous() const {
 }
 
 View View::reshape(const std::vector<int64_t>& new_shape) const {
+    if (new_shape.size() > kMaxRank) bad("reshape to " + shape_string(new_shape) + " (too many axes)", *this);
     for (int64_t d : new_shape)
         if (d < 0) bad("reshape to " + shape_string(new_shape), *this);
     if (product(new_shape) != numel()) bad("reshape to " + shape_string(new_shape) + " (element count differs)", *this);
