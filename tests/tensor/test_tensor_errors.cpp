@@ -1,0 +1,127 @@
+// Misuse of the Tensor API: each throws zyx::Error(InvalidArgument) — or Unsupported — with a
+// message that names the op and the shapes, axes, dtypes or values at fault; and afterwards
+// every tensor still works.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "zyx/tensor.hpp"
+
+namespace {
+
+using zyx::Device;
+using zyx::DType;
+using zyx::Tensor;
+
+// Runs `fn`, expects a zyx::Error with `status` whose message contains every string in `parts`.
+void expect_error(const std::function<void()>& fn, std::vector<std::string> parts,
+                  zyx::ErrorStatus status = zyx::ErrorStatus::InvalidArgument) {
+    try {
+        fn();
+        ADD_FAILURE() << "no error; expected one mentioning " << parts[0];
+    } catch (const zyx::Error& e) {
+        EXPECT_EQ(e.status(), status) << e.what();
+        for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
+    }
+}
+
+const Tensor a23 = zyx::ones({2, 3});
+
+TEST(Errors, ShapeMismatch) {
+    expect_error([] { a23 + zyx::ones({4}); }, {"add", "[2,3]", "[4]", "3 vs 4"});
+    expect_error([] { zyx::where(zyx::ones({2}, DType::bool_), zyx::ones({3}), 0); }, {"where", "[2]", "[3]"});
+    expect_error([] { a23.matmul(zyx::ones({4, 5})); }, {"matmul", "[2,3]", "[4,5]", "3 vs 4"});
+    expect_error([] { zyx::ones({2, 2, 3}).matmul(zyx::ones({3, 3, 2})); }, {"matmul", "[2]", "[3]"});
+    expect_error([] { a23.dot(a23); }, {"dot", "[2,3]"});
+    expect_error([] { a23.reshape({4, 2}); }, {"reshape", "[2,3]", "6 elements", "[4,2]", "8 elements"});
+    expect_error([] { a23.reshape({-1, 4}); }, {"reshape", "-1", "[2,3]"});
+    expect_error([] { a23.reshape({-1, -1}); }, {"reshape", "more than one -1"});
+    expect_error([] { a23.expand({4, 3, 3}); }, {"expand", "[2,3]", "[4,3,3]", "axis 1: 2 is not 1"});
+    expect_error([] { zyx::cat({a23, zyx::ones({3, 3})}, 1); }, {"cat", "tensor 1", "[3,3]", "[2,3]", "axis 1"});
+    expect_error([] { zyx::stack({a23, zyx::ones({3, 2})}); }, {"stack", "[3,2]", "[2,3]"});
+    expect_error([] { a23.split(std::vector<int64_t>{1, 1}, 1); }, {"split", "[1,1]", "add up to 2", "3"});
+}
+
+TEST(Errors, BadAxis) {
+    expect_error([] { a23.sum(2); }, {"sum", "axis 2", "[2,3]"});
+    expect_error([] { a23.sum({0, -2}); }, {"sum", "axis 0 given twice"});
+    expect_error([] { a23.softmax(-3); }, {"softmax", "axis -3", "[2,3]"});
+    expect_error([] { a23.permute({0, 0}); }, {"permute", "[0,0]", "repeat"});
+    expect_error([] { a23.permute({1}); }, {"permute", "[1]", "[2,3]", "one per axis"});
+    expect_error([] { a23.transpose(0, 5); }, {"transpose", "axis 5"});
+    expect_error([] { a23.squeeze(0); }, {"squeeze", "axis 0", "[2,3]", "size 2"});
+    expect_error([] { a23.unsqueeze(4); }, {"unsqueeze", "axis 4"});
+    expect_error([] { a23.argmax(3); }, {"argmax", "axis 3"});
+    expect_error([] { zyx::ones({2, 0}).argmax(1); }, {"argmax", "empty", "[2,0]"});
+    expect_error([] { a23.flatten(1, 0); }, {"flatten", "start axis 1", "end axis 0"});
+}
+
+TEST(Errors, OutOfRangeSliceAndIndex) {
+    expect_error([] { a23.slice(1, 0, 5); }, {"slice", "end 5", "axis 1", "size 3", "[2,3]"});
+    expect_error([] { a23.slice(0, -4, 1); }, {"slice", "begin -4", "axis 0", "size 2"});
+    expect_error([] { a23.slice(1, 0, 3, 0); }, {"slice", "step 0", "flip"});
+    expect_error([] { a23.index({0, 3}); }, {"index", "position 3", "axis 1", "size 3", "[2,3]"});
+    expect_error([] { a23.index({0, 1, 2}); }, {"index", "3 indices", "[2,3]"});
+    expect_error([] { a23[-3]; }, {"index", "position -3", "size 2"});
+    expect_error([] { a23.pad({{-3, 0}}); }, {"pad", "(-3, 0)", "axis 0", "[2,3]"});
+    expect_error([] { a23.pad({{0, 0}, {0, 0}, {1, 1}}); }, {"pad", "3", "[2,3]"});
+}
+
+TEST(Errors, DtypeMismatch) {
+    Tensor b = zyx::ones({3}, DType::bool_);
+    expect_error([] { zyx::where(a23, a23, a23); }, {"where", "condition must be bool", "f32", "[2,3]"});
+    expect_error([] { a23 & a23; }, {"bitwise_and", "integer or bool", "f32"});
+    expect_error([] { a23.bitwise_not(); }, {"bitwise_not", "f32"});
+    expect_error([b] { b << b; }, {"shift_left", "integer", "bool"});
+    expect_error([b] { b - b; }, {"sub", "bool"});
+    expect_error([b] { -b; }, {"neg", "bool"});
+    expect_error([b] { b.pow(b); }, {"pow", "bool"});
+    expect_error([b] { b.matmul(b); }, {"matmul", "bool"});
+    expect_error([] { a23.bitcast(DType::f16); }, {"bitcast", "f32", "f16"});
+    expect_error([] { zyx::cross_entropy(zyx::ones({2, 3}), zyx::ones({2})); }, {"cross_entropy", "integer", "f32"});
+    expect_error([] { zyx::rand({2}, DType::i32); }, {"rand", "floating", "i32"});
+}
+
+TEST(Errors, CreationArguments) {
+    expect_error([] { zyx::tensor(std::vector<float>{1, 2, 3}, {2, 2}); }, {"tensor", "3 values", "[2,2]", "4 elements"});
+    expect_error([] { zyx::tensor({{1.f, 2.f}, {3.f}}); }, {"ragged", "row 1", "1 values", "2"});
+    expect_error([] { zyx::zeros({2, -1}); }, {"full", "negative", "[2,-1]"});
+    expect_error([] { zyx::arange(0, 5, 0); }, {"arange", "step 0"});
+    expect_error([] { zyx::randint(3, 3, {2}); }, {"randint", "[3, 3)"});
+    expect_error([] { zyx::linspace(0, 1, -2); }, {"linspace", "-2"});
+    float raw[3] = {};
+    expect_error([&] { zyx::from_bytes(raw, sizeof raw, {2, 2}, DType::f32); }, {"from_bytes", "12 bytes", "16"});
+    expect_error([] { Device::parse("gpu:0"); }, {"gpu:0"});
+}
+
+TEST(Errors, NetworkArguments) {
+    Tensor x = zyx::ones({1, 3, 5, 5});
+    expect_error([x] { zyx::conv2d(x, zyx::ones({2, 2, 3, 3})); }, {"conv2d", "[1,3,5,5]", "[2,2,3,3]", "groups 1"});
+    expect_error([x] { zyx::conv2d(x, zyx::ones({2, 3, 7, 7})); }, {"conv2d", "kernel 7", "[1,3,5,5]"});
+    expect_error([x] { zyx::conv2d(x, zyx::ones({2, 3, 3, 3}), zyx::ones({3})); }, {"conv2d", "bias", "[2]", "[3]"});
+    expect_error([] { zyx::conv2d(zyx::ones({5, 5}), zyx::ones({1, 1, 1, 1})); }, {"conv2d", "[N, C, H, W]", "[5,5]"});
+    expect_error([x] { zyx::max_pool2d(x, 2, 2, 2); }, {"max_pool2d", "padding 2", "kernel 2"});
+    expect_error([x] { zyx::layer_norm(x, {4}); }, {"layer_norm", "[4]", "[1,3,5,5]"});
+    expect_error([] { zyx::cross_entropy(zyx::ones({2, 3}), zyx::ones({3}, DType::i32)); }, {"cross_entropy", "[2,3]", "[3]"});
+}
+
+TEST(Errors, ReadingAndHandles) {
+    expect_error([] { a23.item<float>(); }, {"item", "[2,3]", "6 elements"});
+    expect_error([] { Tensor().exp(); }, {"exp", "undefined"});
+    expect_error([] { a23 + zyx::ones({2, 3}, DType::f32, Device::interpreter()); }, {"add", "host", "interpreter", ".to()"});
+}
+
+TEST(Errors, EverythingStillWorksAfterErrors) {
+    Tensor x = zyx::tensor({1.f, 2.f, 3.f});
+    Tensor pending = x * 2;
+    for (int i = 0; i < 3; ++i) {
+        try {
+            (pending + zyx::ones({4})).realize();
+        } catch (const zyx::Error&) {
+        }
+    }
+    EXPECT_EQ(pending.to_vector<float>(), (std::vector<float>{2, 4, 6}));
+    EXPECT_EQ((pending + 1).sum().item<float>(), 15.f);
+}
+
+}  // namespace
