@@ -322,8 +322,12 @@ bool View::offset_range(int64_t* lo, int64_t* hi) const {
 
 std::string shape_string(const std::vector<int64_t>& shape) {
     std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
-    return s + "]";
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) s += ',';
+        s += std::to_string(shape[i]);
+    }
+    s += ']';
+    return s;
 }
 
 std::string view_string(const View& v) {
