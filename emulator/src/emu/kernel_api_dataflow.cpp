@@ -230,6 +230,9 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     Target s = resolve(f, src, size, "noc_async_read");
     uint8_t* d = own_l1(f, dst_l1, size, "noc_async_read", "destination");
     check_alignment("noc_async_read", s.addr, uint64_t(d - f.core->l1), s.dram);
+    // The copy happens at the barrier; start pulling the source into the host cache now, as the
+    // NoC would start moving it (up to 8 KiB, 64 B lines).
+    for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(s.ptr + off);
     f.txns.push_back({d, s.ptr, size, noc, true});
 }
 

@@ -245,6 +245,13 @@ ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
     for (uint32_t i = 0; i < ntiles; ++i) ZYX_EMU.pack_tile(ifrom_dst + i, icb, 0, false);
 }
 ALWI void pack_reconfig_data_format(uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
+// Packer accumulation into L1 and ReLU-on-pack are not modelled: enabling them is "Unsupported".
+ALWI void pack_reconfig_l1_acc(uint32_t l1_acc_en) {
+    if (l1_acc_en) ZYX_EMU.kernel_fault("Unsupported: pack_reconfig_l1_acc(1) (packer accumulation into L1)");
+}
+ALWI void pack_relu_config(uint32_t config) {
+    if (config) ZYX_EMU.kernel_fault("Unsupported: pack_relu_config (ReLU in the packer)");
+}
 ALWI void pack_reconfig_data_format(uint32_t, uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
 
 }  // namespace ckernel
