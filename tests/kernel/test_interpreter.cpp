@@ -343,3 +343,50 @@ TEST(Interpreter, RejectsBadArguments) {
     interpret(k, good, {});
     expect_same(D(DType::f32, unpack(DType::f32, out, 4)), {1, 2, 3, 4}, "copy");
 }
+
+// The integer rules in every integer dtype, with expected bits derived from the dtype's width.
+TEST(Interpreter, IntegerRulesInEveryIntegerDtype) {
+    for (DType t : {DType::i8, DType::i16, DType::i32, DType::i64, DType::u8, DType::u16, DType::u32, DType::u64}) {
+        SCOPED_TRACE(std::string(dtype_name(t)));
+        unsigned bits = unsigned(8 * dtype_size(t));
+        uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;  // every bit of the width
+        bool sign = dtype_is_signed_int(t);
+        uint64_t max = sign ? all >> 1 : all, min = sign ? (all >> 1) + 1 : 0, one = 1, zero = 0;
+        uint64_t minus_one = all, two = 2, seven = 7;
+        auto bin = [&](Op op, uint64_t a, uint64_t b) { return run_binary(op, t, {a}, {b})[0]; };
+        auto un = [&](Op op, uint64_t a) { return run_unary(op, t, {a})[0]; };
+        EXPECT_EQ(bin(Op::add, max, one), min) << "max + 1 wraps to min";
+        EXPECT_EQ(bin(Op::sub, min, one), max) << "min - 1 wraps to max";
+        EXPECT_EQ(bin(Op::mul, max, two), all - 1) << "max * 2 keeps the low bits";
+        EXPECT_EQ(bin(Op::div, seven, zero), zero) << "x / 0 = 0";
+        EXPECT_EQ(bin(Op::mod, seven, zero), zero) << "x % 0 = 0";
+        EXPECT_EQ(bin(Op::div, seven, two), 3u);
+        EXPECT_EQ(bin(Op::mod, seven, two), 1u);
+        EXPECT_EQ(bin(Op::shl, one, uint64_t(bits)), zero) << "shift by the width";
+        EXPECT_EQ(bin(Op::shl, one, uint64_t(bits - 1)), uint64_t(1) << (bits - 1));
+        EXPECT_EQ(bin(Op::shr, all, uint64_t(bits)), sign ? all : zero) << "shr by the width";
+        EXPECT_EQ(bin(Op::shr, all, one), sign ? all : all >> 1) << "arithmetic only when signed";
+        EXPECT_EQ(bin(Op::pow, two, uint64_t(bits)), zero) << "2^width wraps to 0";
+        EXPECT_EQ(bin(Op::max, min, max), max);
+        EXPECT_EQ(bin(Op::min, min, max), min);
+        EXPECT_EQ(un(Op::neg, one), all) << "-1";
+        EXPECT_EQ(un(Op::bit_not, zero), all);
+        EXPECT_EQ(un(Op::abs, min), min) << "abs(min) = min (0 for unsigned)";
+        if (sign) {
+            EXPECT_EQ(bin(Op::div, min, minus_one), min) << "min / -1 = min";
+            EXPECT_EQ(bin(Op::mod, min, minus_one), zero) << "min % -1 = 0";
+            EXPECT_EQ(un(Op::neg, min), min);
+            EXPECT_EQ(bin(Op::shl, one, minus_one), zero) << "negative shift";
+        }
+        // Casts into t from f64: truncation, saturation, NaN → 0.
+        auto from_f64 = [&](double v) { return run_cast(DType::f64, t, {bits_from_double(DType::f64, v)})[0]; };
+        EXPECT_EQ(from_f64(1e30), max);
+        EXPECT_EQ(from_f64(-1e30), min);
+        EXPECT_EQ(from_f64(nan_), zero);
+        EXPECT_EQ(from_f64(7.9), seven);
+        EXPECT_EQ(from_f64(-7.9), sign ? (all - 6) : zero);
+        // From i64 -1: all bits set (wrap), and to bool: true.
+        EXPECT_EQ(run_cast(DType::i64, t, {~uint64_t(0)})[0], all);
+        EXPECT_EQ(run_cast(t, DType::bool_, {min == 0 ? max : min})[0], 1u);
+    }
+}
