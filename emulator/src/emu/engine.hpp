@@ -152,6 +152,7 @@ struct Core {
     uint8_t* l1 = nullptr;
     uint32_t l1_addr = 0;
     uint8_t my_x[2] = {0, 0}, my_y[2] = {0, 0};
+    uint32_t num_cbs = 32;  // the arch's CB count (index limit)
     CbState cbs[64];
     DstState dst;
     std::unique_ptr<float[], void (*)(float*)> dst_storage{nullptr, nullptr};

@@ -58,7 +58,7 @@ void tile_regs_acquire() {
     DstState& d = f.core->dst;
     if (d.state[d.math_sec] == DstState::Acquired)
         kernel_fault("tile_regs_acquire: DST is already acquired (missing tile_regs_commit)");
-    block_on({Wait::DstAcquire});
+    if (d.state[d.math_sec] != DstState::Free) block_on({Wait::DstAcquire});
     d.state[d.math_sec] = DstState::Acquired;
     d.written[d.math_sec] = 0;
 }
@@ -79,7 +79,7 @@ void tile_regs_wait() {
     DstState& d = f.core->dst;
     if (d.state[d.pack_sec] == DstState::Packing)
         kernel_fault("tile_regs_wait: PACK already holds DST (missing tile_regs_release)");
-    block_on({Wait::DstWait});
+    if (d.state[d.pack_sec] != DstState::Committed) block_on({Wait::DstWait});
     d.state[d.pack_sec] = DstState::Packing;
 }
 

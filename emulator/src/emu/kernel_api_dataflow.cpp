@@ -80,7 +80,7 @@ void cb_reserve_back(int32_t id, int32_t n) {
         kernel_fault(call() + ": the reservation at page " + std::to_string((cb.wr_ptr - cb.fifo_base) / cb.page_bytes) +
                      " crosses the end of the " + std::to_string(cb.num_pages) +
                      "-page CB (overrun); pushes within one cycle of the CB must add up to exactly its size");
-    block_on({Wait::CbReserve, id, n});
+    if (cb.free_pages() < uint32_t(n)) block_on({Wait::CbReserve, id, n});
     if (uint32_t(n) > cb.reserved) cb.reserved = uint32_t(n);
 }
 
@@ -121,7 +121,7 @@ void cb_wait_front(int32_t id, int32_t n) {
     if (cb.rd_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit)
         kernel_fault(call() + ": the window at page " + std::to_string((cb.rd_ptr - cb.fifo_base) / cb.page_bytes) +
                      " crosses the end of the " + std::to_string(cb.num_pages) + "-page CB (overrun)");
-    block_on({Wait::CbWait, id, n});
+    if (cb.available() < uint32_t(n)) block_on({Wait::CbWait, id, n});
     if (uint32_t(n) > cb.waited) cb.waited = uint32_t(n);
 }
 
@@ -349,7 +349,7 @@ void dprint(uint32_t kind, uint64_t v) {
 }  // namespace
 
 CbState& cb_checked(Fiber& f, int32_t id, const char* api) {
-    uint32_t n = dev().spec.num_cbs;
+    uint32_t n = f.core->num_cbs;
     if (id < 0 || uint32_t(id) >= n)
         kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): CB index beyond the " + std::to_string(n) +
                      " circular buffers of this device");

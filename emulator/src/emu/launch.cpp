@@ -694,6 +694,7 @@ void cores_create(Device::Impl& d) {
         c->l1_addr = d.l1.core_addr(i);
         c->my_x[0] = c->my_x[1] = uint8_t(c->noc.x);
         c->my_y[0] = c->my_y[1] = uint8_t(c->noc.y);
+        c->num_cbs = d.spec.num_cbs;
         void* mem = nullptr;
         if (posix_memalign(&mem, 64, 16 * 1024 * sizeof(float)) != 0) throw std::bad_alloc();
         c->dst_storage = std::unique_ptr<float[], void (*)(float*)>(static_cast<float*>(mem), [](float* p) { std::free(p); });
