@@ -422,3 +422,49 @@ void kernel_main() {
     auto base = run_once(std::nullopt);
     for (uint64_t seed : {3ull, 99ull}) EXPECT_EQ(run_once(seed), base) << "seed " << seed;
 }
+
+TEST(EmuPrograms, JitMacrosAndDefinesReachTheKernel) {
+    Device dev(preset("blackhole-p150"));
+    auto out = dev.buffer_create(64, 64);
+    ProgramSpec s;
+    s.cbs = {cb(0, 1, one_core(), DataFormat::Float16_b, 64)};
+    KernelSpec dm = dm1("macros", R"(
+void kernel_main() {
+    volatile uint32_t* p = reinterpret_cast<volatile uint32_t*>(get_write_ptr(0));
+#if defined(ARCH_BLACKHOLE) && !defined(ARCH_WORMHOLE) && defined(COMPILE_FOR_NCRISC) && defined(KERNEL_BUILD)
+    p[0] = 1;
+#else
+    p[0] = 0;
+#endif
+    p[1] = NOC_INDEX;                       // NCRISC defaults to NoC 1
+    p[2] = noc_index;
+    p[3] = MY_DEFINE;                       // from KernelSpec::defines
+    p[4] = get_compile_time_arg_val(1);
+    p[5] = DRAM_ALIGNMENT;
+    noc_async_write(get_write_ptr(0), get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 64}), 64);
+    noc_async_write_barrier();
+})", one_core(), {7, 11});
+    dm.defines = {{"MY_DEFINE", "1234"}};
+    KernelSpec comp = compute("config", R"(
+static_assert(DST_ACCUM_MODE == true, "fp32 dest acc");
+static_assert(MATH_FIDELITY == 2, "HiFi2");
+static_assert(APPROX == true, "approx");
+void kernel_main() {}
+)", one_core());
+    comp.compute.fp32_dest_acc_en = true;
+    comp.compute.math_fidelity = MathFidelity::HiFi2;
+    comp.compute.math_approx_mode = true;
+    s.kernels = {dm, comp};
+    auto p = dev.program_create(s);
+    dev.program_set_runtime_args(p, 0, {0, 0}, {out.address});
+    auto err = run(dev, p);
+    ASSERT_FALSE(err) << err->what();
+    uint32_t v[16];
+    dev.buffer_read(out.id, v, 64);
+    EXPECT_EQ(v[0], 1u);
+    EXPECT_EQ(v[1], 1u);
+    EXPECT_EQ(v[2], 1u);
+    EXPECT_EQ(v[3], 1234u);
+    EXPECT_EQ(v[4], 11u);
+    EXPECT_EQ(v[5], 64u);
+}
