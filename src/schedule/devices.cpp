@@ -99,16 +99,9 @@ DeviceSlot& device_slot(Device d) {
 }
 
 std::vector<backend::ProgramId> compile_kernels(DeviceSlot& slot, const std::vector<const kernel::Kernel*>& kernels) {
-    std::vector<backend::ProgramId> ids;
-    if (kernels.empty()) return ids;
-#ifdef ZYX_HAVE_HOST_BACKEND
-    if (auto* host = dynamic_cast<backend::host::HostDevice*>(slot.backend)) {
-        ZYX_LOG(sched) << "compiling " << kernels.size() << " kernel(s) on " << slot.device.str() << " in one batch";
-        return host->compile_batch(kernels);
-    }
-#endif
-    for (const kernel::Kernel* k : kernels) ids.push_back(slot.backend->compile(*k));
-    return ids;
+    if (kernels.empty()) return {};
+    ZYX_LOG(sched) << "compiling " << kernels.size() << " kernel(s) on " << slot.device.str() << " in one batch";
+    return slot.backend->compile_batch(kernels);
 }
 
 const char* host_backend_name() {

@@ -33,8 +33,8 @@ struct DeviceSlot {
 // or the backend's own error (DeviceBusy, …); a later call tries again.
 DeviceSlot& device_slot(Device d);
 
-// Compiles `kernels` on `slot`'s device in order; one compiler run for all of them when the
-// backend can batch (the host JIT backend), else one compile() each.
+// Compiles `kernels` on `slot`'s device in order through Device::compile_batch (one compiler
+// run for all of them on the host JIT backend; one compile() each by default).
 std::vector<backend::ProgramId> compile_kernels(DeviceSlot& slot, const std::vector<const kernel::Kernel*>& kernels);
 
 // Which backend serves Device::host(): "host-jit" or "interpreter".
