@@ -486,3 +486,32 @@ void kernel_main() { DPRINT_MATH(DPRINT << depth(1000000) << ENDL()); })", one_c
                    {});
     expect_names(e, ErrorStatus::KernelFault, {"kernel 'deep' on core (0,0) TRISC1 (MATH)", "crashed with", "stack overflow"});
 }
+
+TEST(EmuChecksSeeded, MissingReadBarrierIsCaughtUnderEverySeed) {
+    // Under a seed, reads may land early; the missing barrier must still be reported.
+    for (uint64_t seed : {1ull, 2ull, 3ull, 4ull}) {
+        DeviceOptions o;
+        o.schedule_seed = seed;
+        Device dev(preset("wormhole-n150"), o);
+        auto in = dev.buffer_create(4 * 2048, 2048);
+        ProgramSpec s;
+        s.cbs = {cb(0, 4, one_core())};
+        s.kernels = {dm0("reader", R"(
+void kernel_main() {
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), 2048};
+    for (uint32_t i = 0; i < 4; ++i) {
+        cb_reserve_back(0, 1);
+        noc_async_read_page(i, g, get_write_ptr(0));
+        cb_push_back(0, 1);
+    }
+    noc_async_read_barrier();
+})", one_core()),
+                     dm1("sink", "void kernel_main() { for (int i = 0; i < 4; ++i) { cb_wait_front(0, 1); cb_pop_front(0, 1); } }",
+                         one_core())};
+        auto p = dev.program_create(s);
+        dev.program_set_runtime_args(p, 0, {0, 0}, {in.address});
+        auto err = run(dev, p);
+        ASSERT_TRUE(err) << "seed " << seed;
+        expect_names(*err, ErrorStatus::KernelFault, {"kernel 'reader'", "missing noc_async_read_barrier"});
+    }
+}

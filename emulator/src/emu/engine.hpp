@@ -111,12 +111,16 @@ struct Wait {
     bool at_least = false;
 };
 
+// A NoC transfer issued by a processor and not yet covered by its barrier. `landed`: the bytes
+// have already been copied (a write that landed while its issuer was blocked, or a transfer the
+// seeded schedule completed early); it still counts as outstanding for the barrier checks.
 struct NocTxn {
     uint8_t* dst;
     const uint8_t* src;
     uint32_t size;
     uint8_t noc;
     bool is_read;
+    bool landed = false;
 };
 
 struct Core;
@@ -248,7 +252,10 @@ bool wait_ready(const Fiber& f);
 std::string describe_wait(const Fiber& f);
 double trace_now_us();
 double trace_now_us_of(const Launch& L);
+// Barrier: lands (if not yet) and forgets this fiber's transfers on `noc` (-1: all) of one kind.
 void complete_txns(Fiber& f, int noc, bool is_read_filter, bool all_kinds);
+// Lands this fiber's outstanding writes without forgetting them (time passes while it waits).
+void land_writes(Fiber& f);
 
 // Thrown inside a fiber to end it after a recorded failure; caught at the fiber's base.
 struct KernelAbort {};

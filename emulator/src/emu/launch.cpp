@@ -205,10 +205,15 @@ void complete_txns(Fiber& f, int noc, bool reads, bool all_kinds) {
     for (size_t i = 0; i < v.size(); ++i) {
         NocTxn& t = v[i];
         bool match = (noc < 0 || t.noc == noc) && (all_kinds || t.is_read == reads);
-        if (match) std::memmove(t.dst, t.src, t.size);
-        else v[keep++] = t;
+        if (!match) v[keep++] = t;
+        else if (!t.landed) std::memmove(t.dst, t.src, t.size);
     }
     v.resize(keep);
+}
+
+void land_writes(Fiber& f) {
+    for (NocTxn& t : f.txns)
+        if (!t.is_read && !t.landed) std::memmove(t.dst, t.src, t.size), t.landed = true;
 }
 
 void fiber_yield(Fiber& f) {
@@ -228,7 +233,7 @@ void block_on(const Wait& w) {
     }
     // Time passes while a processor waits: its writes land (reads stay held until the barrier,
     // so a missing read barrier is still caught).
-    if (!f.txns.empty()) complete_txns(f, -1, false, false);
+    if (!f.txns.empty()) land_writes(f);
     double t = L.tracing ? trace_now_us() : 0;
     do fiber_yield(f);
     while (!wait_ready(f));
@@ -404,14 +409,11 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
                     live = true;
                     if (f->polled || !wait_ready(*f)) continue;
                     if (L.randomize && !f->txns.empty()) {
-                        // Seeded NoC completion: each outstanding write lands now or later, in random order.
-                        std::shuffle(f->txns.begin(), f->txns.end(), rng);
-                        size_t keep = 0;
-                        for (auto& t : f->txns) {
-                            if (!t.is_read && (rng() & 1)) std::memmove(t.dst, t.src, t.size);
-                            else f->txns[keep++] = t;
-                        }
-                        f->txns.resize(keep);
+                        // Seeded NoC completion: each outstanding transfer lands now or later, in
+                        // random order (it stays outstanding for the barrier checks).
+                        for (size_t i = f->txns.size(); i > 1; --i) std::swap(f->txns[i - 1], f->txns[rng() % i]);
+                        for (auto& t : f->txns)
+                            if (!t.landed && (rng() & 1)) std::memmove(t.dst, t.src, t.size), t.landed = true;
                     }
                     ran = progress = true;
                     ++n_resumes;
