@@ -20,6 +20,11 @@
 // message names the kernel, the core, the processor and the object (CB index, address).
 // After a failed launch the device stays usable: buffers keep their contents as the kernels left
 // them, other programs can still be launched.
+//
+// Calls behave like commands on one in-order queue: a buffer or program call made while a launch
+// is in flight first waits for that launch to finish (its error is still kept for wait()). A
+// Device is used from one host thread at a time; kernels run on the device's own worker threads
+// (DeviceOptions::threads). The emulator's design, checks and presets: emulator/README.md.
 #pragma once
 
 #include <cstdint>
