@@ -164,46 +164,45 @@ void Device::buffer_free(uint32_t buffer_id) {
     d.buffers.erase(buffer_id);
 }
 
-// Pages are scattered round-robin over the banks: page i → bank i % banks, at
-// address + (i / banks) * aligned_page inside that bank.
+namespace {
+
+// Visits the bank memory behind the logical bytes [offset, offset + bytes) of a buffer, one page
+// piece at a time: page i lives in bank i % banks at address + (i / banks) * aligned_page.
+// `status` / `api` name the failure when the range does not fit the buffer.
+template <class F>
+void for_each_page_piece(Device::Impl& d, uint32_t buffer_id, uint64_t bytes, uint64_t offset, ErrorStatus status,
+                         const char* api, F&& piece) {
+    const BufferRecord& r = d.buffer_record(buffer_id, status, api);
+    if (offset > r.buf.size || bytes > r.buf.size - offset)
+        throw Error(status, std::string(api) + ": " + std::to_string(bytes) + " B at offset " + std::to_string(offset) +
+                                " exceed buffer " + std::to_string(buffer_id) + " of " + std::to_string(r.buf.size) + " B");
+    uint32_t nb = d.spec.dram_banks;
+    for (uint64_t done = 0; done < bytes;) {
+        uint64_t page = offset / r.buf.page_bytes, in_page = offset % r.buf.page_bytes;
+        uint64_t n = std::min<uint64_t>(bytes - done, r.buf.page_bytes - in_page);
+        piece(d.dram.bank_base(uint32_t(page % nb)) + r.buf.address + (page / nb) * r.aligned_page + in_page, done, n);
+        done += n, offset += n;
+    }
+}
+
+}  // namespace
+
 void Device::buffer_write(uint32_t buffer_id, const void* src, uint64_t bytes, uint64_t offset) {
     auto& d = *impl_;
     d.join_launch();
     std::lock_guard<std::mutex> lock(d.mu);
-    const BufferRecord& r = d.buffer_record(buffer_id, ErrorStatus::MemoryCopyH2P, "buffer_write");
-    if (offset > r.buf.size || bytes > r.buf.size - offset)
-        throw Error(ErrorStatus::MemoryCopyH2P, "buffer_write: " + std::to_string(bytes) + " B at offset " +
-                                                    std::to_string(offset) + " exceed buffer " + std::to_string(buffer_id) +
-                                                    " of " + std::to_string(r.buf.size) + " B");
     const uint8_t* s = static_cast<const uint8_t*>(src);
-    uint32_t nb = d.spec.dram_banks;
-    while (bytes > 0) {
-        uint64_t page = offset / r.buf.page_bytes, in_page = offset % r.buf.page_bytes;
-        uint64_t n = std::min<uint64_t>(bytes, r.buf.page_bytes - in_page);
-        uint8_t* dst = d.dram.bank_base(uint32_t(page % nb)) + r.buf.address + (page / nb) * r.aligned_page + in_page;
-        std::memcpy(dst, s, n);
-        s += n, offset += n, bytes -= n;
-    }
+    for_each_page_piece(d, buffer_id, bytes, offset, ErrorStatus::MemoryCopyH2P, "buffer_write",
+                        [&](uint8_t* bank, uint64_t at, uint64_t n) { std::memcpy(bank, s + at, n); });
 }
 
 void Device::buffer_read(uint32_t buffer_id, void* dst, uint64_t bytes, uint64_t offset) {
     auto& d = *impl_;
     d.join_launch();
     std::lock_guard<std::mutex> lock(d.mu);
-    const BufferRecord& r = d.buffer_record(buffer_id, ErrorStatus::MemoryCopyP2H, "buffer_read");
-    if (offset > r.buf.size || bytes > r.buf.size - offset)
-        throw Error(ErrorStatus::MemoryCopyP2H, "buffer_read: " + std::to_string(bytes) + " B at offset " +
-                                                    std::to_string(offset) + " exceed buffer " + std::to_string(buffer_id) +
-                                                    " of " + std::to_string(r.buf.size) + " B");
     uint8_t* o = static_cast<uint8_t*>(dst);
-    uint32_t nb = d.spec.dram_banks;
-    while (bytes > 0) {
-        uint64_t page = offset / r.buf.page_bytes, in_page = offset % r.buf.page_bytes;
-        uint64_t n = std::min<uint64_t>(bytes, r.buf.page_bytes - in_page);
-        const uint8_t* s = d.dram.bank_base(uint32_t(page % nb)) + r.buf.address + (page / nb) * r.aligned_page + in_page;
-        std::memcpy(o, s, n);
-        o += n, offset += n, bytes -= n;
-    }
+    for_each_page_piece(d, buffer_id, bytes, offset, ErrorStatus::MemoryCopyP2H, "buffer_read",
+                        [&](uint8_t* bank, uint64_t at, uint64_t n) { std::memcpy(o + at, bank, n); });
 }
 
 const Buffer& Device::buffer(uint32_t buffer_id) const {
