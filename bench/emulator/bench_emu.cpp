@@ -5,6 +5,7 @@
 // Goals (issue 2): matmul >= 0.3x sgemm, eltwise >= 0.3x memcpy bandwidth, cold compile
 // <= 0.2 s, cache hit <= 2 ms. Everything is measured warm (memory touched once first).
 #include <cblas.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -168,8 +169,26 @@ void bench_compile() {
     k.source = src + "\n// variant 0\n";
     ps.kernels = {k};
     double hit = best_of(20, [&] { dev.program_create(ps); });
+    // A new process has no in-memory memo: the hit goes to the on-disk cache (hash, stat, dlopen,
+    // symbol-table scan). Measured in a forked child, reported through a pipe.
+    int fds[2];
+    double disk_hit = -1;
+    if (pipe(fds) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            Device child(preset("wormhole-n150"));
+            double t = best_of(1, [&] { child.program_create(ps); });
+            if (write(fds[1], &t, sizeof t) != sizeof t) _exit(1);
+            _exit(0);
+        }
+        close(fds[1]);
+        if (pid > 0 && read(fds[0], &disk_hit, sizeof disk_hit) != sizeof disk_hit) disk_hit = -1;
+        close(fds[0]);
+        if (pid > 0) waitpid(pid, nullptr, 0);
+    }
     std::printf("compile         cold (fresh cache dir):   %8.1f ms per kernel (goal <= 200)\n", cold / n * 1e3);
-    std::printf("                cache hit:                %8.3f ms per kernel (goal <= 2)\n", hit * 1e3);
+    std::printf("                cache hit, same process:  %8.3f ms per kernel (goal <= 2)\n", hit * 1e3);
+    std::printf("                cache hit, new process:   %8.3f ms per kernel (goal <= 2)\n", disk_hit * 1e3);
     fs::remove_all(dir);
 }
 
