@@ -1,5 +1,6 @@
 #include "schedule/devices.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -14,6 +15,7 @@
 #ifdef ZYX_HAVE_TT_BACKEND
 #include "backend/tenstorrent/config.hpp"
 #include "backend/tenstorrent/device.hpp"
+#include "backend/tenstorrent/pci_boards.hpp"
 #endif
 
 namespace zyx::sched {
@@ -53,24 +55,41 @@ Registry& registry() {
     return *r;
 }
 
+#ifdef ZYX_HAVE_TT_BACKEND
+// The device ids config.json enables, by the client's rule (TTDevice::open_all): the listed
+// tenstorrent.device_ids, else {0} for the emulator target, else every Tenstorrent PCI board.
+std::vector<uint32_t> configured_tt_ids(const tt::Config& cfg) {
+    if (cfg.device_ids) return *cfg.device_ids;
+    if (cfg.target == "emulator") return {0};
+    std::vector<uint32_t> ids;
+    for (size_t i = 0; i < tt::pci_boards().size(); ++i) ids.push_back(uint32_t(i));
+    return ids;
+}
+#endif
+
 DeviceSlot& open_tt(Registry& r, uint32_t index) {
     auto it = r.tt_slots.find(index);
     if (it != r.tt_slots.end()) return it->second;
     std::string name = Device::tt(index).str();
 #ifdef ZYX_HAVE_TT_BACKEND
-    const tt::Config& cfg = tt::config();
-    if (cfg.device_ids) {
-        bool listed = false;
-        for (uint32_t id : *cfg.device_ids) listed |= id == index;
-        if (!listed)
+    std::unique_ptr<tt::TTDevice> dev;
+    try {
+        const tt::Config& cfg = tt::config();
+        std::vector<uint32_t> ids = configured_tt_ids(cfg);
+        if (std::find(ids.begin(), ids.end(), index) == ids.end()) {
+            std::string list;
+            for (uint32_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
             throw Error(ErrorStatus::Initialization,
-                        name + " is not enabled: config " +
-                            (cfg.origin.empty() ? std::string("(defaults)") : cfg.origin.string()) +
-                            " lists tenstorrent.device_ids without " + std::to_string(index));
+                        "not enabled: config " + (cfg.origin.empty() ? std::string("(defaults)") : cfg.origin.string()) +
+                            " with target '" + cfg.target + "' enables tt ids {" + list +
+                            "} (list more in tenstorrent.device_ids)");
+        }
+        tt::OpenOptions opts;
+        opts.device_id = index;
+        dev = tt::TTDevice::open(opts);
+    } catch (const Error& e) {  // say which device the user asked for, keep the status
+        throw Error(e.status(), "cannot open " + name + ": " + e.message());
     }
-    tt::OpenOptions opts;
-    opts.device_id = index;
-    std::unique_ptr<tt::TTDevice> dev = tt::TTDevice::open(opts);
     ZYX_LOG(sched) << "opened " << name << ": " << dev->info().name;
     DeviceSlot slot;
     slot.device = Device::tt(index);
@@ -82,7 +101,7 @@ DeviceSlot& open_tt(Registry& r, uint32_t index) {
 #else
     (void)r;
     throw Error(ErrorStatus::Initialization,
-                name + " is not available: this zyx was built without the Tenstorrent backend");
+                "cannot open " + name + ": this zyx was built without the Tenstorrent backend");
 #endif
 }
 
@@ -124,10 +143,9 @@ std::vector<Device> available_devices() {
     static std::vector<uint32_t> opened;
     if (!tried) {
         tried = true;
-        std::vector<uint32_t> ids = {0};
+        std::vector<uint32_t> ids;
         try {
-            const tt::Config& cfg = tt::config();
-            if (cfg.device_ids) ids = *cfg.device_ids;
+            ids = sched::configured_tt_ids(tt::config());
         } catch (const Error& e) {
             ZYX_LOG(sched) << "Tenstorrent devices left out: " << e.what();
             ids.clear();

@@ -7,6 +7,7 @@
 
 #include "graph/graph.hpp"
 #include "schedule/scheduler.hpp"
+#include "tensor_test_env.hpp"
 #include "zyx/tensor.hpp"
 
 namespace {

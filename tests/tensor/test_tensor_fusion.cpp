@@ -11,10 +11,12 @@
 #include <sstream>
 
 #include "core/log.hpp"
+#include "core/subprocess.hpp"
 #include "graph/graph.hpp"
 #include "schedule/devices.hpp"
 #include "schedule/interpreter_device.hpp"
 #include "schedule/scheduler.hpp"
+#include "tensor_test_env.hpp"
 #include "zyx/tensor.hpp"
 
 namespace {
@@ -246,6 +248,37 @@ TEST(Fusion, UnavailableDeviceSaysSoWhenUsed) {
     }
     // Everything else keeps working.
     EXPECT_EQ(zyx::ones({2}).sum().item<float>(), 2.f);
+}
+
+// Runs in a child process (started by the next test) whose ZYX_TT_RUNTIME names no executable:
+// asking for tt:0 is a clear Initialization error naming the device; the host keeps working.
+TEST(Fusion, MissingRuntimeChild) {
+    if (!std::getenv("ZYX_TENSOR_TEST_CHILD")) GTEST_SKIP() << "runs as a child of MissingRuntimeIsAnInitializationError";
+    try {
+        zyx::tensor({1.f, 2.f}).to(Device::tt(0));
+        FAIL() << "expected an Initialization error";
+    } catch (const zyx::Error& e) {
+        EXPECT_EQ(e.status(), zyx::ErrorStatus::Initialization) << e.what();
+        EXPECT_NE(std::string(e.what()).find("cannot open tt:0"), std::string::npos) << e.what();
+        std::printf("child saw: %s\n", e.what());
+    }
+    EXPECT_EQ((zyx::tensor({1.f, 2.f}) * 3).sum().item<float>(), 9.f);
+}
+
+TEST(Fusion, MissingRuntimeIsAnInitializationError) {
+    if (std::getenv("ZYX_TENSOR_TEST_CHILD")) GTEST_SKIP();
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    ASSERT_GT(n, 0);
+    self[n] = 0;
+    setenv("ZYX_TENSOR_TEST_CHILD", "1", 1);
+    setenv("ZYX_TT_RUNTIME", "/nonexistent/zyx-tt-runtime", 1);
+    zyx::SubprocessResult r = zyx::subprocess_run({self, "--gtest_filter=Fusion.MissingRuntimeChild"});
+    unsetenv("ZYX_TENSOR_TEST_CHILD");
+    unsetenv("ZYX_TT_RUNTIME");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("child saw: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("1 test"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -35,6 +35,7 @@
 #include <sstream>
 
 #include "kernel/kernel.hpp"
+#include "tensor_test_env.hpp"
 #include "zyx/tensor.hpp"
 
 namespace {
