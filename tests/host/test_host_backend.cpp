@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "host_test_util.hpp"
+#include "random_data.hpp"
 
 using namespace zyx;
 using namespace zyx::kernel;
@@ -216,6 +217,14 @@ TEST(HostDevice, MatmulTakesBlasWithEpilogue) {
         ProgramId p = check_case(pool, dev, c);
         EXPECT_TRUE(dev.program_uses_blas(p));
     }
+    {  // a weight shared by every batch (stride 0 on the batch axis), bias + relu epilogue
+        SCOPED_TRACE("shared weight");
+        Case c = matmul_case(DType::f32, 3, 5, 7, 4, false, false, true);
+        c.kernel.inputs[1].view = View::contiguous({7, 4}).permute({1, 0}).reshape({1, 1, 4, 7}).expand({3, 5, 4, 7});
+        c.buffers[1].resize(7 * 4 * 4);
+        ProgramId p = check_case(pool, dev, c);
+        EXPECT_TRUE(dev.program_uses_blas(p));
+    }
     // Integers have no BLAS: the loop path computes the same thing.
     Case c = matmul_case(DType::f32, 1, 4, 4, 4, false, false, false);
     c.kernel.inputs[0].view = c.kernel.inputs[0].view.flip({3});  // a negative stride along k
@@ -278,4 +287,57 @@ TEST(HostDevice, BigReduceIntoFewOutputsIsSplitAcrossThreads) {
     c.kernel.add_output(DType::i8, View::contiguous({}), c.kernel.reduce(Op::reduce_sum, l));
     c.buffers = {random_f32(size_t(n) / 4, 9), std::vector<uint8_t>(1)};
     check_case(pool, dev, c);
+}
+
+// Row-cache fuzz: out[r, c] = g(f(x[r, c]), reduce_k f(x[r, k])) for random elementwise chains f
+// in several dtypes, run with x passed once (cached inner loop) and as two equal buffers (plain).
+TEST(HostDevice, RowCacheOnRandomChains) {
+    std::mt19937_64 rng(77);
+    HostPool pool;
+    HostDevice dev(pool);
+    std::vector<Case> cases;
+    const Op unary_f[] = {Op::exp, Op::neg, Op::abs, Op::sqrt, Op::tanh, Op::sigmoid, Op::floor};
+    const Op unary_i[] = {Op::neg, Op::abs, Op::bit_not, Op::sign};
+    const Op binary_any[] = {Op::add, Op::sub, Op::mul, Op::max, Op::min};
+    for (int c = 0; c < 24; ++c) {
+        DType t = c % 3 == 0 ? DType::f32 : c % 3 == 1 ? DType::i32 : DType::f16;
+        int64_t R = 3 + c % 4, C = 5 + c;
+        Case cs;
+        Kernel& k = cs.kernel;
+        k.shape = {R, C, C};
+        k.reduce_axes = 1;
+        View x = View::contiguous({R, C});
+        int xr = k.add_input(t, x.reshape({R, 1, C}).expand({R, C, C}));
+        int xo = k.add_input(t, x);
+        int m = k.load(k.add_input(t, View::contiguous({R}).reshape({R, 1}).expand({R, C})));
+        // The same random chain twice: once over x[r, k], once over x[r, c].
+        std::vector<std::pair<Op, int>> chain;
+        for (int s = 0; s < 3; ++s) chain.push_back({rng() % 2 ? Op::neg : Op::add, int(rng() % 7)});
+        auto build = [&](int leaf) {
+            int v = leaf;
+            for (auto [kind, pick] : chain) {
+                if (kind == Op::add) v = k.binary(binary_any[pick % 5], v, m);
+                else v = k.unary(dtype_is_float(t) ? unary_f[pick % 7] : unary_i[pick % 4], v);
+            }
+            return v;
+        };
+        int body = build(k.load(xr));
+        Op rop = c % 2 ? Op::reduce_sum : Op::reduce_max;
+        int red = k.reduce(rop, body);
+        int elem = build(k.load(xo));
+        k.add_output(t, View::contiguous({R, C}), k.binary(c % 4 < 2 ? Op::sub : Op::max, elem, red));
+        std::vector<uint8_t> xb = random_buffer(t, size_t(R * C), rng);
+        cs.buffers = {xb, xb, random_buffer(t, size_t(R), rng), std::vector<uint8_t>(size_t(R * C) * dtype_size(t) + 1)};
+        cases.push_back(cs);
+    }
+    std::vector<const Kernel*> ks;
+    for (const Case& c : cases) ks.push_back(&c.kernel);
+    std::vector<ProgramId> ids = dev.compile_batch(ks);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        Case c = cases[i];
+        SCOPED_TRACE(kernel_string(c.kernel));
+        EXPECT_EQ(compare_outputs(c.kernel, run_reference(c), run_host(pool, dev, ids[i], c)), "");
+        c.same_as = {-1, 0, -1, -1};
+        EXPECT_EQ(compare_outputs(c.kernel, run_reference(c), run_host(pool, dev, ids[i], c)), "") << "aliased";
+    }
 }

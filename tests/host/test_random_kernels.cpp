@@ -243,8 +243,8 @@ uint64_t env_or(const char* name, uint64_t fallback) {
 }  // namespace
 
 TEST(RandomKernels, HostAgreesWithInterpreter) {
-    uint64_t count = env_or("ZYX_RANDOM_KERNELS", 240), seed = env_or("ZYX_RANDOM_SEED", 1);
-    const size_t batch = 80;  // kernels per compiler run
+    uint64_t count = env_or("ZYX_RANDOM_KERNELS", 480), seed = env_or("ZYX_RANDOM_SEED", 1);
+    const size_t batch = 96;  // kernels per compiler run
     HostPool pool;
     HostDevice dev(pool);
     size_t failures = 0, with_reduce = 0, with_layers = 0, with_empty = 0;
