@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "schedule/plan.hpp"
 
 namespace zyx::sched {
@@ -126,6 +127,7 @@ void KernelBuilder::build() {
 }
 
 void KernelBuilder::note(const Node* n) {
+    if (!log_enabled(LogChannel::sched)) return;  // labels are for the log only: they cost allocations
     if (fused_seen_.insert(n).second) fused.push_back(n->label());
 }
 

@@ -48,7 +48,7 @@ public:
     kernel::Kernel kernel;
     std::vector<std::shared_ptr<graph::Buffer>> input_buffers;  // one per kernel input
     std::vector<backend::Scalar> scalars;                       // one per kernel scalar
-    std::vector<std::string> fused;                             // labels, root first
+    std::vector<std::string> fused;                             // labels, root first (ZYX_DEBUG=sched only)
     std::vector<graph::Node*> on_the_spot_cuts;
 
 private:

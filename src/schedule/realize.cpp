@@ -232,16 +232,19 @@ void Realization::launch(Job& job) {
             KernelRecord rec;
             rec.number = ++g_kernel_number;
             rec.device = run.device.str();
-            rec.root = n->label();
-            rec.fused = kb.fused;
-            rec.kernel = kb.kernel;
             rec.cache_hit = job.cache_hit;
-            const kernel::Kernel& k = kb.kernel;
-            ZYX_LOG(sched) << "kernel " << rec.number << " on " << rec.device << (job.cache_hit ? " (cached)" : " (compiled)")
-                           << ": " << rec.root << " = fused [" << join(rec.fused, 24) << "], " << k.inputs.size()
-                           << " inputs, " << k.scalars.size() << " scalars, index space "
-                           << kernel::shape_string(k.shape)
-                           << (k.reduce_axes ? " reducing the last " + std::to_string(k.reduce_axes) : std::string());
+            if (log_enabled(LogChannel::sched)) {
+                rec.root = n->label();
+                rec.fused = std::move(kb.fused);
+                const kernel::Kernel& k = kb.kernel;
+                ZYX_LOG(sched) << "kernel " << rec.number << " on " << rec.device
+                               << (job.cache_hit ? " (cached)" : " (compiled)") << ": " << rec.root << " = fused ["
+                               << join(rec.fused, 24) << "], " << k.inputs.size() << " inputs, " << k.scalars.size()
+                               << " scalars, index space " << kernel::shape_string(k.shape)
+                               << (k.reduce_axes ? " reducing the last " + std::to_string(k.reduce_axes)
+                                                 : std::string());
+            }
+            rec.kernel = std::move(kb.kernel);  // the job is done with it
             g_records.push_back(std::move(rec));
             if (g_records.size() > kKeptRecords) g_records.pop_front();
             break;

@@ -78,8 +78,9 @@ void reset_stats();
 struct KernelRecord {
     uint64_t number = 0;
     std::string device;              // where it ran
-    std::string root;                // label of the node it computed
-    std::vector<std::string> fused;  // labels of the nodes fused into it (root first)
+    std::string root;                // label of the node it computed (ZYX_DEBUG=sched only)
+    std::vector<std::string> fused;  // labels of the nodes fused into it, root first (only when
+                                     // ZYX_DEBUG=sched is on: building labels costs time)
     kernel::Kernel kernel;
     bool cache_hit = false;
 };
