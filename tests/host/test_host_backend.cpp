@@ -278,6 +278,36 @@ TEST(HostDevice, BigReduceIntoFewOutputsIsSplitAcrossThreads) {
         }
         check_case(pool, dev, c);
     }
+    // Every dtype and reduce op through the thread-split path, over a padded, flipped view and
+    // an expression with an index of the reduce axis.
+    std::mt19937_64 rng(3);
+    std::vector<Case> cases;
+    for (DType t : {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8, DType::i32, DType::u16, DType::u64,
+                    DType::bool_}) {
+        for (Op op : {Op::reduce_sum, Op::reduce_prod, Op::reduce_max, Op::reduce_min}) {
+            if (!op_accepts(op, t)) continue;
+            Case c;
+            Kernel& k = c.kernel;
+            int64_t n = 40000;
+            k.shape = {3, n};
+            k.reduce_axes = 1;
+            View v = View::contiguous({3, n - 7}).pad({0, 3}, {0, 4}).flip({1});
+            int x = k.load(k.add_input(t, v, random_bits(t, rng)));
+            int idx = k.cast(k.index(1, DType::i32), t);
+            int body = t == DType::bool_ ? k.binary(Op::bit_xor, x, idx)
+                       : op == Op::reduce_prod ? x : k.binary(Op::max, x, k.binary(Op::mul, idx, x));
+            k.add_output(t, View::contiguous({3}), k.reduce(op, body));
+            c.buffers = {random_buffer(t, size_t(3 * (n - 7)), rng), std::vector<uint8_t>(3 * dtype_size(t) + 1)};
+            cases.push_back(c);
+        }
+    }
+    std::vector<const Kernel*> ks;
+    for (const Case& c : cases) ks.push_back(&c.kernel);
+    std::vector<ProgramId> ids = dev.compile_batch(ks);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        SCOPED_TRACE(kernel_string(cases[i].kernel));
+        EXPECT_EQ(compare_outputs(cases[i].kernel, run_reference(cases[i]), run_host(pool, dev, ids[i], cases[i])), "");
+    }
     // An integer sum that wraps, over everything (rank-0 output).
     Case c;
     int64_t n = 1 << 16;
