@@ -233,6 +233,7 @@ TEST(Fusion, TenstorrentTensorsRunUnsupportedKernelsOnTheHost) {
     std::vector<float> v = b.to_vector<float>();
     EXPECT_NEAR(v[2], std::exp(7.f), 1e-2);
     EXPECT_EQ(b.to(Device::host()).to_vector<float>(), v);
+    EXPECT_EQ(a.to_string(), "tensor([1., 2., 3.], device='tt:0')");
 }
 
 TEST(Fusion, UnavailableDeviceSaysSoWhenUsed) {
