@@ -62,7 +62,7 @@
 // category: f16 tensor + 2.5 → f16; i8 tensor + 1000 → i8 (wraps); i32 tensor + 0.5 → f32
 // (default float); bool tensor + 1 → i32 (default integer).
 // Op-specific results: comparisons and logical ops give bool; `/` is true division (integer
-// operands give f32); float-only math (exp, log, sqrt, sin, …, softmax, mean, var) computes
+// operands give f32); on two bools `+` is or, `*` is and, `-` is an error (as PyTorch); float-only math (exp, log, sqrt, sin, …, softmax, mean, var) computes
 // integer and bool inputs in f32; sum/prod of bool, i8, i16, u8, u16 give i32; argmax/argmin
 // give i32. 16-bit floats compute in f32 inside a kernel and round to nearest-even when stored.
 // Integers wrap; integer division by zero gives 0 (defined, never a trap).
@@ -72,7 +72,8 @@
 // Shape is a std::vector<int64_t>; `{}` is a 0-d tensor (one element). Binary ops broadcast as
 // numpy: shapes are aligned at the right, size-1 axes stretch. Negative axes count from the end
 // (-1 = last). Sizes of 0 are allowed everywhere (empty tensors compute nothing; sum of an empty
-// axis is 0, max of one is -inf).
+// axis is 0, prod 1, max -inf or the lowest integer, min +inf or the highest; argmax of an empty
+// axis is an error).
 //
 // ---- Errors ----------------------------------------------------------------------------------------------
 //
