@@ -71,6 +71,7 @@ std::shared_ptr<Buffer> bytes_on(const std::shared_ptr<Buffer>& src, DeviceSlot&
     std::shared_ptr<Buffer> out = planned_buffer(dst, src->bytes);
     copy_into(*src, *out, dst, why);
     if (to_host) src->host_copy = out;
+    if (src->device == Device::host()) out->host_copy = src;  // same bytes: reads need no transfer
     return out;
 }
 
@@ -207,6 +208,7 @@ void Realization::launch(Job& job) {
             } else {
                 copy_into(*job.source, *job.out, dst, "to() of " + n->label());
                 if (dst.device == Device::host()) job.source->host_copy = job.out;
+                if (job.source->device == Device::host()) job.out->host_copy = job.source;
             }
             break;
         }

@@ -234,6 +234,16 @@ TEST(Fusion, TenstorrentTensorsRunUnsupportedKernelsOnTheHost) {
     EXPECT_NEAR(v[2], std::exp(7.f), 1e-2);
     EXPECT_EQ(b.to(Device::host()).to_vector<float>(), v);
     EXPECT_EQ(a.to_string(), "tensor([1., 2., 3.], device='tt:0')");
+    // Uploaded straight to tt:0: the input goes tt:0 → host, the result host → tt:0; the host copy
+    // kept on the input is reused by the next kernel.
+    Tensor c = zyx::tensor(std::vector<float>{4, 5}, {2}, DType::f32, Device::tt(0));
+    zyx::sched::reset_stats();
+    (c + 1).realize();
+    EXPECT_EQ(zyx::sched::stats().transfers, 2u);
+    zyx::sched::reset_stats();
+    Tensor d = (c * 3).realize();
+    EXPECT_EQ(zyx::sched::stats().transfers, 1u);  // only the result
+    EXPECT_EQ(d.to_vector<float>(), (std::vector<float>{12, 15}));
 }
 
 TEST(Fusion, UnavailableDeviceSaysSoWhenUsed) {
