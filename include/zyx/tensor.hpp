@@ -39,8 +39,9 @@
 //     elementwise epilogue (`relu(x.matmul(w) + b)`: one kernel);
 //   - movement ops (reshape, permute, expand, pad, slicing, flip, …) are views: free;
 //   - it cuts where fusing would recompute too much (an expression broadcast into a reduce, a
-//     reduce read by several consumers or broadcast more than 32×), where the IR's one-reduce-
-//     level rule forces it (a reduce of a reduce), and where a device's supports() says no.
+//     reduce read by several consumers or re-evaluated more than 32× by its consumer), where the
+//     IR's one-reduce-level rule forces it (a reduce of a reduce), and where a device's
+//     supports() says no. softmax(-1) is two kernels on the host (max; exp / sum).
 // Kernels are keyed by structure, so the same work on other buffers reuses a compiled program;
 // numbers written in the program (x * 0.5) are launch arguments, so x * 0.7 reuses it too.
 // ZYX_DEBUG=sched prints every kernel with the ops it fused and the device it ran on.

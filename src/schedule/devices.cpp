@@ -47,6 +47,9 @@ struct Registry {
         host_slot.backend = &host_device;
         host_slot.pool = &host_pool;
         host_slot.host_memory = true;
+#ifdef ZYX_HAVE_HOST_BACKEND
+        host_slot.hoists_row_invariants = true;
+#endif
     }
 };
 

@@ -39,14 +39,6 @@ std::vector<Node*> topo_order(const std::vector<graph::NodePtr>& targets) {
     return order;
 }
 
-// How many times each element of the input of `n` is read per element of `n` (> 1 only for
-// ops that broadcast: expand, and windows that overlap).
-double broadcast_ratio(const Node* n, const Node* input) {
-    if (n->kind != OpKind::expand && n->kind != OpKind::window) return 1;
-    double in = double(std::max<int64_t>(input->numel(), 1));
-    return std::max(1.0, double(n->numel()) / in);
-}
-
 }  // namespace
 
 Plan plan_realization(const std::vector<graph::NodePtr>& targets) {
@@ -55,7 +47,6 @@ Plan plan_realization(const std::vector<graph::NodePtr>& targets) {
 
     struct Info {
         double paths = 0;         // paths to kernel roots through fused nodes (saturates)
-        double factor = 0;        // largest broadcast on the way to the kernel root
         bool in_reduce = false;   // read inside some fused reduce's input
         bool under_pad = false;   // read through a pad (via movement ops only)
         bool forced = false;      // must be cut (input of a device copy)
@@ -72,21 +63,19 @@ Plan plan_realization(const std::vector<graph::NodePtr>& targets) {
         bool cut = plan.cut.count(n) || me.forced || n->kind == OpKind::contiguous || n->kind == OpKind::copy;
         if (!cut) {
             if (n->kind == OpKind::reduce)
-                cut = me.in_reduce || me.paths > 1 || me.factor > kMaxReduceRecompute || me.under_pad;
+                cut = me.in_reduce || me.paths > 1 || me.under_pad;
             else if (!graph::op_kind_is_movement(n->kind))
                 cut = me.under_pad;
         }
         if (cut) plan.cut.insert(n);
         // What n's inputs inherit: a cut node is the root of its own kernel.
         double paths = cut ? 1 : me.paths;
-        double factor = cut ? 1 : me.factor;
         bool in_reduce = cut ? false : me.in_reduce;
         bool under_pad = cut ? false : me.under_pad;
         for (const graph::NodePtr& ip : n->inputs) {
             if (ip->buffer) continue;
             Info& in = info[ip.get()];
             in.paths = std::min(in.paths + paths, 1e18);
-            in.factor = std::max(in.factor, factor * broadcast_ratio(n, ip.get()));
             in.in_reduce |= in_reduce || n->kind == OpKind::reduce;
             in.under_pad |= n->kind == OpKind::pad || (under_pad && graph::op_kind_is_movement(n->kind));
             in.forced |= n->kind == OpKind::copy;

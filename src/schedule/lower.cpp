@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "schedule/plan.hpp"
+#include "schedule/scheduler.hpp"
 
 namespace zyx::sched {
 
@@ -112,8 +113,8 @@ View apply_move(const View& v, const Move& m) {
     }
 }
 
-KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of)
-    : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)) {}
+KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_row_invariants)
+    : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)), hoists_row_invariants_(hoists_row_invariants) {}
 
 void KernelBuilder::build() {
     int value = emit(root_, Ctx{}, true);
@@ -301,6 +302,23 @@ int KernelBuilder::emit_arange(Node* n, const Ctx& ctx) {
 int KernelBuilder::emit_reduce(Node* n, const Ctx& ctx) {
     bool is_root = n == root_;
     if (!is_root && (ctx.in_reduce || has_pad(ctx.moves))) return cut_here(n, ctx);
+    if (!is_root) {
+        // Fused into its consumer, the reduce is evaluated at every element of the consumer's
+        // index space: each broadcast axis multiplies the work, except the last axis on a device
+        // that computes row-invariant values once per row.
+        View v = compose(n, ctx, 0, ctx.moves.size());
+        double factor = 1;
+        if (v.layers.size() == 1) {
+            const kernel::ViewLayer& l = v.layers[0];
+            for (size_t d = 0; d < l.shape.size(); ++d) {
+                bool last = d + 1 == l.shape.size();
+                if (l.strides[d] == 0 && l.shape[d] > 1 && !(last && hoists_row_invariants_)) factor *= double(l.shape[d]);
+            }
+        } else {
+            factor = double(v.numel()) / double(std::max<int64_t>(1, n->numel()));
+        }
+        if (factor > kMaxReduceRecompute) return cut_here(n, ctx);
+    }
     Node* x = n->inputs[0].get();
     std::vector<int64_t> red, perm;
     for (size_t d = 0; d < x->shape.size(); ++d)

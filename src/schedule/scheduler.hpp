@@ -6,9 +6,7 @@
 //      that consumes it. Rules, in the order they are checked:
 //        - targets, contiguous() nodes, and both ends of a device copy are cut;
 //        - a reduce is cut when it sits inside another reduce's input (the IR allows one reduce
-//          level per kernel), when more than one path leads to it (it would be computed twice),
-//          or when its result is broadcast more than kMaxReduceRecompute times on the way to its
-//          kernel (every broadcast copy recomputes the whole reduction);
+//          level per kernel) or when more than one path leads to it (it would be computed twice);
 //        - a non-movement node read through a pad is cut (padding must read 0, not f(0));
 //        - a chain deeper than kMaxFusedDepth is cut (bounded kernel size and recursion).
 //   2. lower (lower.cpp): for each cut node, in dependency order, build one kernel::Kernel: walk
@@ -18,6 +16,12 @@
 //        - an elementwise expression that a reduce reads broadcast along a non-reduced axis
 //          (a matmul operand such as relu(x) in relu(x) @ w): computing it once is cheaper than
 //          once per output column, and it leaves the matmul recognisable for BLAS;
+//        - a reduce whose result its consumer reads broadcast more than kMaxReduceRecompute
+//          times (each broadcast copy is a full re-evaluation of the reduction), not counting
+//          the kernel's last axis on a device that computes row-invariant values once per row
+//          (DeviceSlot::hoists_row_invariants: the JIT host backend). So softmax over the last
+//          axis is two kernels on the host at any width, and three on the interpreter when the
+//          rows are wider than 32;
 //        - an arange read through a view that is not one plain strided layer;
 //        - a second reduce whose reduced sizes differ from the kernel's.
 //   3. execute (realize.cpp): every kernel of the realization is built first (cut nodes get
@@ -43,7 +47,7 @@
 
 namespace zyx::sched {
 
-// A reduce broadcast more than this many times on the way to its consumer gets its own kernel.
+// A reduce its consumer would re-evaluate more than this many times gets its own kernel.
 inline constexpr double kMaxReduceRecompute = 32;
 // Longest chain of fused nodes before a cut.
 inline constexpr int kMaxFusedDepth = 256;

@@ -86,17 +86,20 @@ TEST(Fusion, MatmulOperandBroadcastInTheReduceIsComputedOnce) {
     for (const zyx::kernel::Node& n : k.nodes) EXPECT_NE(n.op, zyx::kernel::Op::relu);
 }
 
-TEST(Fusion, SoftmaxIsTwoKernelsForRowsUpToTheRecomputeLimit) {
-    // max, then one kernel computing exp(x − max) / sum(exp(x − max)): the sum is recomputed per
-    // output column, which the scheduler accepts up to kMaxReduceRecompute (32) columns.
-    Tensor x = data({64, 10});
-    EXPECT_EQ(kernels_for([&] { x.softmax(-1).realize(); }), 2u);
-    Tensor x32 = data({8, 32});
-    EXPECT_EQ(kernels_for([&] { x32.softmax(1).realize(); }), 2u);
-    // Wider rows: the IR allows one reduce level per kernel, so max and sum each need a kernel
-    // before the division; recomputing the sum per column would cost 100×.
-    Tensor wide = data({8, 100});
-    EXPECT_EQ(kernels_for([&] { wide.softmax(1).realize(); }), 3u);
+TEST(Fusion, SoftmaxIsTwoKernelsOnTheHost) {
+    // max, then one kernel computing exp(x − max) / sum(exp(x − max)). Fused there, the sum is
+    // read broadcast along the last axis; the JIT host backend computes such row-invariant values
+    // once per row, so any width fuses. A device that does not (the interpreter) re-evaluates the
+    // sum per column and takes the fused form only up to kMaxReduceRecompute (32) columns.
+    bool hoists = zyx::sched::device_slot(Device::host()).hoists_row_invariants;
+    EXPECT_EQ(kernels_for([&] { data({64, 10}).softmax(-1).realize(); }), 2u);
+    EXPECT_EQ(kernels_for([&] { data({8, 1000}).softmax(1).realize(); }), hoists ? 2u : 3u);
+    EXPECT_EQ(kernels_for([&] { data({8, 1000}).log_softmax(1).realize(); }), hoists ? 2u : 3u);
+    // Over axis 0 the sum is broadcast along the first axis: 100 re-evaluations would be too many.
+    EXPECT_EQ(kernels_for([&] { data({100, 8}).softmax(0).realize(); }), 3u);
+    // The interpreter: narrow rows fuse, wide rows take three kernels (max; sum of exp; divide).
+    EXPECT_EQ(kernels_for([&] { data({8, 10}, Device::interpreter()).softmax(1).realize(); }), 2u);
+    EXPECT_EQ(kernels_for([&] { data({8, 100}, Device::interpreter()).softmax(1).realize(); }), 3u);
 }
 
 TEST(Fusion, LogSumExpArgmaxVarLayerNorm) {
@@ -106,6 +109,10 @@ TEST(Fusion, LogSumExpArgmaxVarLayerNorm) {
     EXPECT_EQ(kernels_for([&] { x.var(1).realize(); }), 2u);
     Tensor small = data({16, 8});
     EXPECT_EQ(kernels_for([&] { zyx::layer_norm(small, {8}).realize(); }), 2u);
+    if (zyx::sched::device_slot(Device::host()).hoists_row_invariants) {
+        Tensor wide = data({4, 768});  // the variance is read broadcast along the last axis only
+        EXPECT_EQ(kernels_for([&] { zyx::layer_norm(wide, {768}).realize(); }), 2u);
+    }
 }
 
 TEST(Fusion, Conv2dWithBiasAndReluIsOneKernel) {
