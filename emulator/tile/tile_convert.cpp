@@ -384,6 +384,48 @@ void dest16_round(DataFormat fmt, float* t, Rounding r) {
     throw Error(ErrorStatus::InvalidArgument, "tile::dest16_round: unknown rounding mode " + std::to_string(unsigned(r)));
 }
 
+// ---- pack of a tile with deferred 16-bit DST rounding ---------------------------------------------
+
+namespace {
+
+// One face row: packer_bf16(dst_bf16<NearestEven>(u)) per datum, composed by hand. Rounding a
+// non-NaN value to nearest even and then packing it (now exact, so the packer's ties-away adds
+// nothing) keeps bits 31…16 of u + 0x7fff + bit 16 of u, flushed to +0 when the exponent is 0;
+// a NaN stays NaN in DST and becomes inf of its sign in the packer.
+#if defined(__AVX512F__)
+inline void row_pack_bf16_from_dest16_ne(const float* in, uint16_t* out) {
+    const __m512i u = _mm512_loadu_si512(in);
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    const __m512i h = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), odd), 16);
+    __m512i r = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(h, _mm512_set1_epi32(0x7f80)), h);
+    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
+                                                  _mm512_set1_epi32(0x7f800000));
+    const __m512i inf = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x8000)),
+                                        _mm512_set1_epi32(0x7f80));
+    r = _mm512_mask_mov_epi32(r, nan, inf);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(r));
+}
+#endif
+
+}  // namespace
+
+void pack_tile_rounded(DataFormat fmt, DataFormat dest_fmt, Rounding r, const float* in, void* l1) {
+    if (fmt == DataFormat::Float16_b && dest_fmt == DataFormat::Float16_b && r == Rounding::NearestEven) {
+#if defined(__AVX512F__)
+        pack_rows_with(in, static_cast<uint16_t*>(l1),
+                       [](const float* i, uint16_t* o) { row_pack_bf16_from_dest16_ne(i, o); });
+#else
+        pack_rows(in, static_cast<uint16_t*>(l1),
+                  [](uint32_t u) { return packer_bf16(dst_bf16<Rounding::NearestEven>(u)); });
+#endif
+        return;
+    }
+    alignas(64) float t[kTileElems];
+    std::memcpy(t, in, sizeof t);
+    dest16_round(dest_fmt, t, r);
+    pack_tile(fmt, t, l1);
+}
+
 // ---- typecast --------------------------------------------------------------------------------
 
 namespace {

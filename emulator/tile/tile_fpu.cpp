@@ -196,7 +196,11 @@ void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* 
     }
 
     // add/sub ignore fidelity; mul uses it (metalium.md §3.4). Result then optionally += Dst.
-    alignas(64) float res[kTileElems];
+    // Without accumulation the result goes straight into dst (unless dst is an operand: the
+    // loops below promise the compiler their pointers do not overlap).
+    alignas(64) float tmp[kTileElems];
+    const bool direct = !acc_to_dest && dst != a && dst != bp;
+    float* res = direct ? dst : tmp;
     switch (op) {
         case EltwiseOp::Add:
             for (uint32_t i = 0; i < kTileElems; ++i) res[i] = a[i] + bp[i];
@@ -215,8 +219,8 @@ void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* 
     }
     if (acc_to_dest) {
         for (uint32_t i = 0; i < kTileElems; ++i) dst[i] += res[i];
-    } else {
-        std::memcpy(dst, res, sizeof(res));
+    } else if (!direct) {
+        std::memcpy(dst, res, sizeof(tmp));
     }
 }
 

@@ -52,6 +52,12 @@ void pack_tile(DataFormat fmt, const float* in, void* l1);
 // saturates at ±131008 and has no NaN/inf (docs/numerics.md §4).
 void dest16_round(DataFormat fmt, float* t, Rounding r);
 
+// pack_tile(fmt, t) of the tile t that dest16_round(dest_fmt, t, r) would make of `in`, without
+// writing `in`: how the emulator packs a 16-bit DST tile whose rounding it has deferred. Bit for
+// bit the two calls (tested); Float16_b DST → Float16_b CB with NearestEven, the FPU's case, is
+// one pass, other combinations round a copy first.
+void pack_tile_rounded(DataFormat fmt, DataFormat dest_fmt, Rounding r, const float* in, void* l1);
+
 // ---- FPU (matrix engine) ---------------------------------------------------------------------
 
 enum class EltwiseOp : uint8_t { Add, Sub, Mul };

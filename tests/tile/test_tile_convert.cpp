@@ -321,6 +321,73 @@ TEST(TileDest16, RejectsNon16BitFormats) {
     }
 }
 
+// ---- pack_tile_rounded (deferred DST rounding) ------------------------------------------------------
+
+// Random bit patterns biased to the cases rounding and packing treat specially: ties (low 16 or
+// 13 bits exactly half), values one below / above a tie, denormals, ±0, ±inf, NaNs, the largest
+// finite values, and values near the FP16 limits.
+namespace {
+Tile edge_tile(std::mt19937& rng) {
+    static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u,
+                                        0x7f800001u, 0x7f7fffffu, 0xff7fffffu, 0x00000001u, 0x807fffffu, 0x007fffffu,
+                                        0x00800000u, 0x47ffe000u, 0x47fff000u, 0x38800000u, 0x387fffffu, 0xc7ffefffu};
+    Tile t;
+    for (int i = 0; i < 1024; ++i) {
+        uint32_t u = rng();
+        switch (rng() % 6) {
+            case 0: u = specials[rng() % (sizeof specials / sizeof specials[0])]; break;
+            case 1: u = (u & 0xffff0000u) | 0x8000u; break;   // bf16 tie
+            case 2: u = (u & 0xffff0000u) | 0x7fffu; break;   // just below a bf16 tie
+            case 3: u = (u & 0xffffe000u) | 0x1000u; break;   // fp16 mantissa tie
+            default: break;
+        }
+        t.v[i] = from_bits(u);
+    }
+    return t;
+}
+}  // namespace
+
+TEST(TilePackRounded, SameBitsAsDest16RoundThenPack) {
+    std::mt19937 rng(11);
+    struct Case { DataFormat pack, dest; uint32_t bytes; };
+    for (int rep = 0; rep < 40; ++rep) {
+        Tile in = edge_tile(rng);
+        for (Case k : {Case{DataFormat::Float16_b, DataFormat::Float16_b, 2048}, Case{DataFormat::Float16, DataFormat::Float16, 2048},
+                       Case{DataFormat::Float32, DataFormat::Float16_b, 4096}, Case{DataFormat::Bfp8_b, DataFormat::Float16_b, 1088},
+                       Case{DataFormat::Float16_b, DataFormat::Float16, 2048}})
+            for (Rounding r : {Rounding::NearestEven, Rounding::NearestTiesAway, Rounding::TowardZero}) {
+                Tile rounded = in;
+                tile::dest16_round(k.dest, rounded.v, r);
+                std::vector<uint8_t> want(k.bytes), got(k.bytes);
+                tile::pack_tile(k.pack, rounded.v, want.data());
+                Tile before = in;
+                tile::pack_tile_rounded(k.pack, k.dest, r, in.v, got.data());
+                ASSERT_EQ(std::memcmp(before.v, in.v, sizeof in.v), 0) << "pack_tile_rounded wrote its input";
+                for (uint32_t i = 0; i < k.bytes; ++i)
+                    ASSERT_EQ(got[i], want[i]) << "byte " << i << " pack " << int(k.pack) << " dest " << int(k.dest)
+                                               << " rounding " << int(r) << " rep " << rep;
+            }
+    }
+}
+
+TEST(TilePackRounded, Bf16TiesGoToEvenNotAway) {
+    // The packer alone rounds 0x3f808000 away to 0x3f81; a DST that rounded to nearest even
+    // first holds 0x3f80, and that is what must reach L1.
+    Tile t;
+    t.v[0] = from_bits(0x3f808000u);   // tie, even below
+    t.v[1] = from_bits(0x3f818000u);   // tie, odd below: up
+    t.v[2] = from_bits(0xffc00000u);   // NaN: inf of its sign
+    t.v[3] = from_bits(0x807fffffu);   // rounds up to the smallest normal, keeps its sign
+    t.v[4] = from_bits(0x80000000u);   // -0 → +0
+    std::vector<uint16_t> l1(1024);
+    tile::pack_tile_rounded(DataFormat::Float16_b, DataFormat::Float16_b, Rounding::NearestEven, t.v, l1.data());
+    EXPECT_EQ(l1[0], 0x3f80u);
+    EXPECT_EQ(l1[1], 0x3f82u);
+    EXPECT_EQ(l1[2], 0xff80u);
+    EXPECT_EQ(l1[3], 0x8080u);
+    EXPECT_EQ(l1[4], 0x0000u);
+}
+
 // ---- typecast ---------------------------------------------------------------------------------------
 
 TEST(TileTypecast, FloatToIntRoundsHalfEvenAndSaturates) {

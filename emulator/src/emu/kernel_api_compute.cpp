@@ -21,8 +21,24 @@ const char* fpu_name(uint32_t op) {
     return op < ZYX_EMU_FPU_COUNT ? n[op] : "?";
 }
 
+// Brings DST tile `i` of section `sec` up to date before it is read: a stale tile becomes zero,
+// a pending FPU result is rounded to its 16-bit format (engine.hpp, DstState). `overwrite`: the
+// caller replaces the whole tile, so neither is needed.
+float* settle_dst(DstState& d, uint32_t sec, uint32_t i, bool overwrite) {
+    float* t = d.tile(sec, i);
+    const uint32_t bit = 1u << i;
+    if ((d.stale[sec] | d.pending[sec]) & bit) {
+        if (!overwrite && (d.stale[sec] & bit)) std::memset(t, 0, 1024 * sizeof(float));
+        if (!overwrite && (d.pending[sec] & bit)) tile::dest16_round(d.round_to[sec][i], t, Rounding::NearestEven);
+        d.stale[sec] &= ~bit;
+        d.pending[sec] &= ~bit;
+    }
+    return t;
+}
+
 // MATH may only touch DST between tile_regs_acquire and tile_regs_commit, within capacity.
-float* math_dst(Fiber& f, uint32_t idst, const char* api) {
+// `overwrite`: the op replaces the whole tile without reading it.
+float* math_dst(Fiber& f, uint32_t idst, const char* api, bool overwrite = false) {
     DstState& d = f.core->dst;
     if (d.state[d.math_sec] != DstState::Acquired)
         kernel_fault(std::string(api) + ": DST used outside tile_regs_acquire / tile_regs_commit");
@@ -31,7 +47,7 @@ float* math_dst(Fiber& f, uint32_t idst, const char* api) {
                      std::to_string(d.capacity) + " tiles (" + (f.core->compute.fp32_dest_acc_en ? "fp32" : "16-bit") +
                      " DST, " + (f.core->compute.dst_full_sync_en ? "full" : "half") + " sync)");
     d.written[d.math_sec] |= 1u << idst;
-    return d.tile(d.math_sec, idst);
+    return settle_dst(d, d.math_sec, idst, overwrite);
 }
 
 bool dest16(const Fiber& f) { return !f.core->compute.fp32_dest_acc_en; }
@@ -90,8 +106,9 @@ void tile_regs_release() {
     DstState& d = f.core->dst;
     if (d.state[d.pack_sec] != DstState::Packing)
         kernel_fault("tile_regs_release without tile_regs_wait");
-    for (uint32_t m = d.written[d.pack_sec], i = 0; m; m >>= 1, ++i)
-        if (m & 1) std::memset(d.tile(d.pack_sec, i), 0, 1024 * sizeof(float));
+    // Zeroed lazily: the written tiles read as zero from now on (settle_dst clears them).
+    d.stale[d.pack_sec] |= d.written[d.pack_sec];
+    d.pending[d.pack_sec] = 0;
     d.written[d.pack_sec] = 0;
     d.state[d.pack_sec] = DstState::Free;
     d.pack_sec = (d.pack_sec + 1) % d.sections;
@@ -146,13 +163,15 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     // MATH: wait for UNPACK's operands, then the FPU writes DST.
     // (A DST slot not written since tile_regs_acquire reads as cleared: reduce MAX starts at -inf.)
     bool dst_cleared = idst < 32 && !(core.dst.written[core.dst.math_sec] & (1u << idst));
-    float* dst = math_dst(f, idst, api);
+    const RoleConfig& cfg = core.cfg[int(Proc::Math)];
+    // copy_tile, transpose and eltwise without accumulation replace the whole DST tile.
+    bool overwrite = op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_TRANSPOSE || (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
+    float* dst = math_dst(f, idst, api, overwrite);
     if (q.count == 0) block_on({Wait::OperandPop});
     Operand& s = q.slots[q.head];
     if (s.op != op || s.idst != idst)
         kernel_fault(std::string(api) + ": MATH and UNPACK are out of step (UNPACK unpacked operands for " +
                      fpu_name(s.op) + " into DST " + std::to_string(s.idst) + ")");
-    const RoleConfig& cfg = core.cfg[int(Proc::Math)];
     MathFidelity fid = core.compute.math_fidelity;
     switch (op) {
         case ZYX_EMU_FPU_COPY: std::memcpy(dst, s.a, sizeof s.a); break;
@@ -169,7 +188,13 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         case ZYX_EMU_FPU_TRANSPOSE: tile::transpose(s.a, dst); break;
         default: kernel_fault("unknown FPU op");
     }
-    if (dest16(f) && is_float_format(s.fmt_a)) tile::dest16_round(dest16_format(s.fmt_a), dst, Rounding::NearestEven);
+    // A 16-bit DST rounds the result to nearest even: deferred to the tile's next use (settle_dst,
+    // or pack_tile, which packs the rounded values in one pass).
+    if (dest16(f) && is_float_format(s.fmt_a)) {
+        DstState& d = core.dst;
+        d.pending[d.math_sec] |= 1u << idst;
+        d.round_to[d.math_sec][idst] = dest16_format(s.fmt_a);
+    }
     q.head = (q.head + 1) % OperandQueue::kDepth;
     --q.count;
 }
@@ -200,7 +225,7 @@ void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
 void sfpu_fill(uint32_t idst, uint32_t bits, bool is_float) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    float* t = math_dst(f, idst, "fill_tile");
+    float* t = math_dst(f, idst, "fill_tile", true);
     if (is_float) {
         float v;
         std::memcpy(&v, &bits, 4);
@@ -239,7 +264,12 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
     if (cb.page_bytes < tile_size_bytes(cb.format))
         kernel_fault(call() + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
                      data_format_name(cb.format) + " tile");
-    tile::pack_tile(cb.format, d.tile(d.pack_sec, idst), reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes)));
+    void* l1 = reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes));
+    const uint32_t bit = 1u << idst;
+    if (d.pending[d.pack_sec] & bit)  // DST keeps its unrounded values; L1 gets the rounded ones
+        tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven, d.tile(d.pack_sec, idst), l1);
+    else
+        tile::pack_tile(cb.format, settle_dst(d, d.pack_sec, idst, false), l1);
     if (!out_of_order) ++cb.packed;
 }
 
