@@ -133,7 +133,12 @@ struct NocTxn {
     uint8_t noc;
     bool is_read;
     bool landed = false;
+    bool to_dram = false;  // a write into a DRAM bank (landed with streaming stores: see land_txn)
 };
+// Copies a transfer's bytes now (and marks it landed). Writes into DRAM bypass the host caches
+// (non-temporal stores): nothing on the device reads them back soon, and it saves reading every
+// destination line before overwriting it. Same bytes either way.
+void land_txn(NocTxn& t);
 
 struct Core;
 

@@ -175,6 +175,8 @@ struct Target {
     uint8_t* ptr;
     uint64_t addr;   // L1 offset or DRAM bank address (what alignment is judged on)
     bool dram;
+    uint32_t bank = 0;                     // DRAM: the bank
+    const BufferRecord* owner = nullptr;   // DRAM: the live buffer holding the bytes
 };
 
 // A NoC address (y << 42 | x << 36 | local) → host memory, bounds-checked against the target's
@@ -197,10 +199,11 @@ Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
         return {d.l1.core_base(uint32_t(c)) + off, off, false};
     }
     if (int b = d.bank_at_noc(x, y); b >= 0) {
-        if (!d.dram_owner(uint32_t(b), local, size))
+        const BufferRecord* owner = d.dram_owner(uint32_t(b), local, size);
+        if (!owner)
             kernel_fault(where() + ": " + std::to_string(size) + " B in DRAM bank " + std::to_string(b) +
                          " are not inside any live buffer: out of bounds");
-        return {d.dram.bank_base(uint32_t(b)) + local, local, true};
+        return {d.dram.bank_base(uint32_t(b)) + local, local, true, uint32_t(b), owner};
     }
     (void)f;
     kernel_fault(where() + ": (" + std::to_string(x) + "," + std::to_string(y) +
@@ -233,7 +236,7 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     // The copy happens at the barrier; start pulling the source into the host cache now, as the
     // NoC would start moving it (up to 8 KiB, 64 B lines).
     for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(s.ptr + off);
-    f.txns.push_back({d, s.ptr, size, noc, true});
+    f.txns.push_back({d, s.ptr, size, noc, true, false, false});
 }
 
 void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
@@ -242,7 +245,7 @@ void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     uint8_t* s = own_l1(f, src_l1, size, "noc_async_write", "source");
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
-    f.txns.push_back({t.ptr, s, size, noc, false});
+    f.txns.push_back({t.ptr, s, size, noc, false, false, t.dram});
 }
 
 void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests, bool loopback, uint8_t noc) {
@@ -277,7 +280,7 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
                      std::to_string(count) + " destination cores" +
                      (loopback ? " (loopback counts the sender)" : " (the sender is not written and not counted)") +
                      "; silicon hangs waiting for the missing acks");
-    for (uint8_t* p : dsts) f.txns.push_back({p, s, size, noc, false});
+    for (uint8_t* p : dsts) f.txns.push_back({p, s, size, noc, false, false, false});
 }
 
 void noc_read_barrier(uint8_t noc) { complete_txns(cur(), noc, true, false); }

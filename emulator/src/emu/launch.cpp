@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <csetjmp>
 #include <ctime>
@@ -198,6 +200,23 @@ std::string describe_wait(const Fiber& f) {
     return os.str();
 }
 
+void land_txn(NocTxn& t) {
+    t.landed = true;
+#if defined(__AVX__)
+    // DRAM pages are at least 32-byte aligned; anything else (or a short transfer) is copied
+    // plainly. The sfence orders the streamed bytes before whatever this thread does next
+    // (a barrier's return, a semaphore increment, the end of the launch).
+    if (t.to_dram && t.size >= 256 && (uintptr_t(t.dst) & 31) == 0 && (t.size & 31) == 0) {
+        auto* d = reinterpret_cast<__m256i*>(t.dst);
+        auto* s = reinterpret_cast<const __m256i_u*>(t.src);
+        for (uint32_t i = 0; i < t.size / 32; ++i) _mm256_stream_si256(d + i, _mm256_loadu_si256(s + i));
+        _mm_sfence();
+        return;
+    }
+#endif
+    std::memmove(t.dst, t.src, t.size);
+}
+
 // Completes this fiber's outstanding transfers: the data lands now (source read now).
 void complete_txns(Fiber& f, int noc, bool reads, bool all_kinds) {
     auto& v = f.txns;
@@ -206,14 +225,14 @@ void complete_txns(Fiber& f, int noc, bool reads, bool all_kinds) {
         NocTxn& t = v[i];
         bool match = (noc < 0 || t.noc == noc) && (all_kinds || t.is_read == reads);
         if (!match) v[keep++] = t;
-        else if (!t.landed) std::memmove(t.dst, t.src, t.size);
+        else if (!t.landed) land_txn(t);
     }
     v.resize(keep);
 }
 
 void land_writes(Fiber& f) {
     for (NocTxn& t : f.txns)
-        if (!t.is_read && !t.landed) std::memmove(t.dst, t.src, t.size), t.landed = true;
+        if (!t.is_read && !t.landed) land_txn(t);
 }
 
 void fiber_yield(Fiber& f) {
@@ -413,7 +432,7 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
                         // random order (it stays outstanding for the barrier checks).
                         for (size_t i = f->txns.size(); i > 1; --i) std::swap(f->txns[i - 1], f->txns[rng() % i]);
                         for (auto& t : f->txns)
-                            if (!t.landed && (rng() & 1)) std::memmove(t.dst, t.src, t.size), t.landed = true;
+                            if (!t.landed && (rng() & 1)) land_txn(t);
                     }
                     ran = progress = true;
                     ++n_resumes;
