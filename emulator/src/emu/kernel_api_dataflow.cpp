@@ -15,6 +15,7 @@ namespace {
 
 Fiber& cur() { return *current_fiber(); }
 Device::Impl& dev() { return *current_launch()->dev; }
+uint32_t d_banks() { return dev().spec.dram_banks; }
 
 std::string hex(uint64_t v) {
     std::ostringstream os;
@@ -236,6 +237,19 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     // The copy happens at the barrier; start pulling the source into the host cache now, as the
     // NoC would start moving it (up to 8 KiB, 64 B lines).
     for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(s.ptr + off);
+    // Readers mostly walk an interleaved buffer page after page: pull the same bytes of the next
+    // page (in the next bank) too, so they are on their way before that read is issued.
+    if (s.dram) {
+        const BufferRecord& r = *s.owner;
+        const uint32_t nb = d_banks();
+        uint64_t in_span = s.addr - r.buf.address;
+        uint64_t next = in_span / r.aligned_page * nb + s.bank + 1;
+        if (next < r.num_pages) {
+            const uint8_t* p = dev().dram.bank_base(uint32_t(next % nb)) + r.buf.address +
+                               next / nb * r.aligned_page + in_span % r.aligned_page;
+            for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(p + off);
+        }
+    }
     f.txns.push_back({d, s.ptr, size, noc, true, false, false});
 }
 
