@@ -40,10 +40,13 @@ void allocate(Buffer& b) {
     if (b.bytes && b.id == 0) b.id = b.pool->allocate(b.bytes);
 }
 
-std::shared_ptr<Buffer> new_buffer(DeviceSlot& slot, uint64_t bytes) {
-    std::shared_ptr<Buffer> b = planned_buffer(slot, bytes);
-    allocate(*b);
-    return b;
+// allocate() whose error also names the tensor the buffer is for.
+void allocate_for(Buffer& b, const std::string& what) {
+    try {
+        allocate(b);
+    } catch (const Error& e) {
+        throw Error(e.status(), what + ": " + e.message());
+    }
 }
 
 void sync(DeviceSlot& slot, backend::Event e) {
@@ -223,8 +226,8 @@ void Realization::launch(Job& job) {
                 ids.push_back(keep.back()->id);
             }
             bool fallback = !(run.device == n->device);
-            std::shared_ptr<Buffer> out = fallback ? new_buffer(run, job.out->bytes) : job.out;
-            allocate(*out);
+            std::shared_ptr<Buffer> out = fallback ? planned_buffer(run, job.out->bytes) : job.out;
+            allocate_for(*out, "result of " + n->label());
             ids.push_back(out->id);
             sync(run, run.backend->launch(job.program, ids, kb.scalars, {}));
             ++g_stats.kernels;
@@ -302,7 +305,9 @@ void open_device(Device d) {
 graph::NodePtr upload(const void* src, uint64_t bytes, DType dtype, const graph::Shape& shape, Device device) {
     std::lock_guard<std::recursive_mutex> lock(graph::runtime_mutex());
     DeviceSlot& slot = device_slot(device);
-    std::shared_ptr<Buffer> b = new_buffer(slot, bytes);
+    std::shared_ptr<Buffer> b = planned_buffer(slot, bytes);
+    allocate_for(*b, "new " + std::string(dtype_name(dtype)) + " tensor " + kernel::shape_string(shape) + " on " +
+                         device.str());
     if (bytes) sync(slot, slot.pool->host_to_pool(src, bytes, b->id, {}));
     ZYX_LOG(mem) << "upload " << bytes << " bytes to " << device.str();
     return graph::make_buffer(std::move(b), dtype, shape);

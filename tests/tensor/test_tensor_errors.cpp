@@ -111,6 +111,11 @@ TEST(Errors, ReadingAndHandles) {
     expect_error([] { a23 + zyx::ones({2, 3}, DType::f32, Device::interpreter()); }, {"add", "host", "interpreter", ".to()"});
 }
 
+TEST(Errors, ImpossibleAllocationNamesTheTensor) {
+    expect_error([] { (zyx::zeros({int64_t(1) << 40}) + 1).realize(); }, {"result of add", "[1099511627776]", "bytes"},
+                 zyx::ErrorStatus::MemoryAllocation);
+}
+
 TEST(Errors, EverythingStillWorksAfterErrors) {
     Tensor x = zyx::tensor({1.f, 2.f, 3.f});
     Tensor pending = x * 2;
