@@ -515,3 +515,112 @@ void kernel_main() {
         expect_names(*err, ErrorStatus::KernelFault, {"kernel 'reader'", "missing noc_async_read_barrier"});
     }
 }
+
+// ---- failure paths moved out of line (kernel_api_*.cpp): each message still comes out ---------
+
+TEST_F(Fixture, CbPushBeyondReservationAndUnconfiguredCb) {
+    auto e = fails({dm0("eager", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 2); }", one_core())},
+                   {cb(0, 4, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'eager' on core (0,0) BRISC", "cb_push_back(cb 0, 2)",
+                                               "pushes more pages than were reserved with cb_reserve_back (1)"});
+    e = fails({dm1("stray", "void kernel_main() { cb_reserve_back(3, 1); }", one_core())}, {cb(0, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'stray' on core (0,0) NCRISC", "cb_reserve_back(cb 3)", "circular buffer 3 is not configured"});
+}
+
+TEST_F(Fixture, NocZeroLengthAndBadL1Targets) {
+    auto e = fails({dm0("empty", "void kernel_main() { noc_async_read(get_noc_addr(get_write_ptr(0)), get_write_ptr(0), 0); }",
+                        one_core())},
+                   {cb(0, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'empty'", "noc_async_read: zero-length transfer"});
+    e = fails({dm0("lowaddr", R"(
+void kernel_main() {
+    noc_async_read(get_noc_addr(0x40), get_write_ptr(0), 64);
+    noc_async_read_barrier();
+})", one_core())},
+              {cb(0, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'lowaddr'", "address 0x40", "is not an L1 address"});
+    e = fails({dm1("pastend", R"(
+void kernel_main() {
+    uint32_t base = get_write_ptr(0) - 0x10000;   // L1 offset 0 of this core
+    noc_async_read(get_noc_addr(base + 1499136 - 32), get_write_ptr(0), 64);
+    noc_async_read_barrier();
+})", one_core())},
+              {cb(0, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'pastend'", "64 B at L1 offset 1499104", "run past the end of L1"});
+}
+
+TEST_F(Fixture, OutOfBoundsDramAfterAnInBoundsReadOfTheSameBuffer) {
+    // 13 pages over 12 banks: bank 0 holds pages 0 and 12, bank 1 only page 1. Page 13 would be
+    // bank 1's second page: inside the buffer's reserved range, past its pages in that bank.
+    auto in = dev.buffer_create(13 * 2048, 2048);
+    auto e = fails({dm0("row2", R"(
+void kernel_main() {
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), 2048};
+    const uint32_t pages[] = {0, 12, 1, 13};
+    for (uint32_t page : pages) {
+        noc_async_read_page(page, g, get_write_ptr(0));
+        noc_async_read_barrier();
+    }
+})", one_core())},
+                   {cb(0, 1, one_core())}, {{in.address}});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'row2'", "DRAM bank 1", "not inside any live buffer"});
+}
+
+TEST_F(Fixture, DstStateMachineOrder) {
+    auto e = fails({compute("commit_first", "void kernel_main() { tile_regs_commit(); }", one_core())}, {});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC1 (MATH)", "tile_regs_commit without tile_regs_acquire"});
+    e = fails({compute("release_first", "void kernel_main() { tile_regs_release(); }", one_core())}, {});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC2 (PACK)", "tile_regs_release without tile_regs_wait"});
+    e = fails({compute("wait_twice", R"(
+void kernel_main() {
+    tile_regs_acquire(); tile_regs_commit();
+    tile_regs_acquire(); tile_regs_commit();
+    tile_regs_wait(); tile_regs_wait();
+})", one_core())},
+              {});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC2 (PACK)", "PACK already holds DST (missing tile_regs_release)"});
+    e = fails({compute("packwide", R"(
+void kernel_main() {
+    cb_reserve_back(16, 1);
+    tile_regs_acquire(); tile_regs_commit();
+    tile_regs_wait(); pack_tile(8, 16); tile_regs_release();
+    cb_push_back(16, 1);
+})", one_core())},
+              {cb(16, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC2 (PACK)", "pack_tile(8, cb 16)", "DST index 8 is beyond the capacity of 8"});
+}
+
+TEST_F(Fixture, UnpackRulesAndRolesOutOfStep) {
+    const char* feed = "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }";
+    auto e = fails({dm0("feed", feed, one_core()), compute("small_page", R"(
+void kernel_main() {
+    copy_tile_init(0);
+    cb_wait_front(0, 1);
+    tile_regs_acquire(); copy_tile(0, 0, 0); tile_regs_commit();
+    cb_pop_front(0, 1);
+})", one_core())},
+                   {cb(0, 1, one_core(), DataFormat::Float16_b, 64)});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC0 (UNPACK)", "copy_tile(cb 0)", "page of 64 B is smaller than a Float16_b tile"});
+    e = fails({dm0("feed", feed, one_core()), compute("beyond_window", R"(
+void kernel_main() {
+    copy_tile_init(0);
+    cb_wait_front(0, 1);
+    tile_regs_acquire(); copy_tile(0, 1, 0); tile_regs_commit();
+    cb_pop_front(0, 1);
+})", one_core())},
+              {cb(0, 2, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC0 (UNPACK)", "copy_tile(cb 0, tile 1)", "outside the 1 pages waited for"});
+    e = fails({dm0("feed", feed, one_core()), compute("diverged", R"(
+void kernel_main() {
+    copy_tile_init(0);
+    cb_wait_front(0, 1);
+    tile_regs_acquire();
+    UNPACK(copy_tile(0, 0, 1));
+    MATH(copy_tile(0, 0, 0));
+    tile_regs_commit();
+    cb_pop_front(0, 1);
+})", one_core())},
+              {cb(0, 1, one_core())});
+    expect_names(e, ErrorStatus::KernelFault, {"TRISC1 (MATH)", "MATH and UNPACK are out of step", "into DST 1"});
+}

@@ -87,10 +87,7 @@ const BufferRecord* Device::Impl::dram_owner(uint32_t bank, uint64_t addr, uint6
     auto it = buffers_by_address.upper_bound(addr);
     if (it == buffers_by_address.begin()) return nullptr;
     const BufferRecord& r = buffers.at(std::prev(it)->second);
-    uint64_t nb = spec.dram_banks;
-    uint64_t pages_here = r.num_pages > bank ? (r.num_pages - bank + nb - 1) / nb : 0;
-    uint64_t lo = r.buf.address, hi = lo + pages_here * r.aligned_page;
-    return addr >= lo && addr + bytes <= hi ? &r : nullptr;
+    return r.holds(bank, addr, bytes) ? &r : nullptr;
 }
 
 const BufferRecord& Device::Impl::buffer_record(uint32_t id, ErrorStatus status, const char* what) const {
@@ -137,6 +134,8 @@ Buffer Device::buffer_create(uint64_t size, uint32_t page_bytes) {
     r.aligned_page = uint32_t(align_up(page_bytes, d.spec.dram_alignment));
     r.num_pages = size / page_bytes;
     r.bank_span = (r.num_pages + d.spec.dram_banks - 1) / d.spec.dram_banks * r.aligned_page;
+    r.full_rows = r.num_pages / d.spec.dram_banks;
+    r.extra_pages = uint32_t(r.num_pages % d.spec.dram_banks);
     uint64_t addr = r.bank_span <= d.spec.dram_bank_bytes ? d.dram_alloc.alloc(r.bank_span, d.spec.dram_alignment) : UINT64_MAX;
     if (addr == UINT64_MAX || addr > UINT32_MAX)
         throw Error(ErrorStatus::MemoryAllocation,

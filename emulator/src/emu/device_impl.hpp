@@ -33,6 +33,14 @@ struct BufferRecord {
     uint32_t aligned_page = 0;   // page stride inside a bank: align(page_bytes, dram_alignment)
     uint64_t num_pages = 0;
     uint64_t bank_span = 0;      // bytes reserved at `address` in every bank
+    uint64_t full_rows = 0;      // num_pages / banks: pages every bank holds
+    uint32_t extra_pages = 0;    // num_pages % banks: banks 0 … extra_pages-1 hold one page more
+    // True when the bytes [addr, addr + bytes) of DRAM bank `bank` lie inside this buffer's pages
+    // in that bank (page i is in bank i % banks).
+    bool holds(uint32_t bank, uint64_t addr, uint64_t bytes) const {
+        uint64_t end = buf.address + (full_rows + (bank < extra_pages ? 1 : 0)) * aligned_page;
+        return addr >= buf.address && addr <= end && bytes <= end - addr;
+    }
 };
 
 struct Program;   // program.hpp

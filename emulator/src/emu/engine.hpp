@@ -55,6 +55,7 @@ struct CbState {
     bool configured = false;
     DataFormat format = DataFormat::Invalid;
     uint32_t page_bytes = 0, num_pages = 0;
+    uint32_t tile_bytes = 0;  // tile_size_bytes(format): a page must hold one tile for unpack / pack
     uint32_t fifo_base = 0, fifo_limit = 0, fifo_size = 0;  // L1 host addresses
     uint16_t received = 0, acked = 0;
     uint32_t wr_ptr = 0, rd_ptr = 0;
@@ -151,6 +152,10 @@ struct Fiber {
     bool polled = false;                   // yielded from a polling call: not resumed again this pass
     Wait wait;
     std::vector<NocTxn> txns;              // outstanding NoC transfers issued by this processor
+    // The DRAM buffers this processor addressed last (buffers cannot change during a launch):
+    // most transfers hit one of them, which spares the lookup in Device::Impl::buffers_by_address.
+    const BufferRecord* dram_seen[2] = {nullptr, nullptr};
+    uint32_t dram_seen_next = 0;
     uint32_t args_addr = 0, nargs = 0, common_addr = 0, ncommon = 0;
     uint8_t noc = 0;
     // DPRINT line being built and its stream state.

@@ -26,6 +26,17 @@ void pack_reconfig(uint32_t cb);
 void reconfig_unpack(uint32_t cb_a, uint32_t cb_b);
 
 // shared helpers
-CbState& cb_checked(Fiber& f, int32_t cb, const char* api);
+
+// Failure paths (message building, kernel_fault) are kept out of line, so a check costs the
+// hot path a compare and a branch: kernels make dozens of API calls per tile.
+#define ZYX_EMU_COLD __attribute__((cold, noinline))
+
+// Reports a CB index beyond the arch's count or a CB not configured on this core.
+[[noreturn]] void cb_index_fault(const Fiber& f, int32_t cb, const char* api);
+inline CbState& cb_checked(Fiber& f, int32_t cb, const char* api) {
+    if (uint32_t(cb) >= f.core->num_cbs || !f.core->cbs[cb].configured) [[unlikely]]
+        cb_index_fault(f, cb, api);
+    return f.core->cbs[cb];
+}
 
 }  // namespace zyx::emu::api

@@ -36,16 +36,20 @@ float* settle_dst(DstState& d, uint32_t sec, uint32_t i, bool overwrite) {
     return t;
 }
 
+[[noreturn]] ZYX_EMU_COLD void math_dst_fault(const Fiber& f, uint32_t idst, const char* api) {
+    const DstState& d = f.core->dst;
+    if (d.state[d.math_sec] != DstState::Acquired)
+        kernel_fault(std::string(api) + ": DST used outside tile_regs_acquire / tile_regs_commit");
+    kernel_fault(std::string(api) + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
+                 std::to_string(d.capacity) + " tiles (" + (f.core->compute.fp32_dest_acc_en ? "fp32" : "16-bit") +
+                 " DST, " + (f.core->compute.dst_full_sync_en ? "full" : "half") + " sync)");
+}
+
 // MATH may only touch DST between tile_regs_acquire and tile_regs_commit, within capacity.
 // `overwrite`: the op replaces the whole tile without reading it.
 float* math_dst(Fiber& f, uint32_t idst, const char* api, bool overwrite = false) {
     DstState& d = f.core->dst;
-    if (d.state[d.math_sec] != DstState::Acquired)
-        kernel_fault(std::string(api) + ": DST used outside tile_regs_acquire / tile_regs_commit");
-    if (idst >= d.capacity)
-        kernel_fault(std::string(api) + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
-                     std::to_string(d.capacity) + " tiles (" + (f.core->compute.fp32_dest_acc_en ? "fp32" : "16-bit") +
-                     " DST, " + (f.core->compute.dst_full_sync_en ? "full" : "half") + " sync)");
+    if (d.state[d.math_sec] != DstState::Acquired || idst >= d.capacity) [[unlikely]] math_dst_fault(f, idst, api);
     d.written[d.math_sec] |= 1u << idst;
     return settle_dst(d, d.math_sec, idst, overwrite);
 }
@@ -68,12 +72,14 @@ void sfpu_store(Fiber& f, float* t) {
 }  // namespace
 
 // ---- DST state machine (metalium.md §3.2) -------------------------------------------------------
+[[noreturn]] ZYX_EMU_COLD void dst_fault(const char* what) { kernel_fault(what); }
+
 void tile_regs_acquire() {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
     DstState& d = f.core->dst;
-    if (d.state[d.math_sec] == DstState::Acquired)
-        kernel_fault("tile_regs_acquire: DST is already acquired (missing tile_regs_commit)");
+    if (d.state[d.math_sec] == DstState::Acquired) [[unlikely]]
+        dst_fault("tile_regs_acquire: DST is already acquired (missing tile_regs_commit)");
     if (d.state[d.math_sec] != DstState::Free) block_on({Wait::DstAcquire});
     d.state[d.math_sec] = DstState::Acquired;
     d.written[d.math_sec] = 0;
@@ -83,8 +89,7 @@ void tile_regs_commit() {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
     DstState& d = f.core->dst;
-    if (d.state[d.math_sec] != DstState::Acquired)
-        kernel_fault("tile_regs_commit without tile_regs_acquire");
+    if (d.state[d.math_sec] != DstState::Acquired) [[unlikely]] dst_fault("tile_regs_commit without tile_regs_acquire");
     d.state[d.math_sec] = DstState::Committed;
     d.math_sec = (d.math_sec + 1) % d.sections;
 }
@@ -93,8 +98,8 @@ void tile_regs_wait() {
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
-    if (d.state[d.pack_sec] == DstState::Packing)
-        kernel_fault("tile_regs_wait: PACK already holds DST (missing tile_regs_release)");
+    if (d.state[d.pack_sec] == DstState::Packing) [[unlikely]]
+        dst_fault("tile_regs_wait: PACK already holds DST (missing tile_regs_release)");
     if (d.state[d.pack_sec] != DstState::Committed) block_on({Wait::DstWait});
     d.state[d.pack_sec] = DstState::Packing;
 }
@@ -104,8 +109,7 @@ void tile_regs_release() {
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
-    if (d.state[d.pack_sec] != DstState::Packing)
-        kernel_fault("tile_regs_release without tile_regs_wait");
+    if (d.state[d.pack_sec] != DstState::Packing) [[unlikely]] dst_fault("tile_regs_release without tile_regs_wait");
     // Zeroed lazily: the written tiles read as zero from now on (settle_dst clears them).
     d.stale[d.pack_sec] |= d.written[d.pack_sec];
     d.pending[d.pack_sec] = 0;
@@ -128,6 +132,26 @@ void fpu_init(uint32_t op, uint32_t, uint32_t, int32_t cb_out, uint32_t flags, b
     if (cb_out >= 0) c.pack_cb = cb_out;
 }
 
+[[noreturn]] ZYX_EMU_COLD void unpack_fault(const CbState& cb, uint32_t cb_id, uint32_t t, const char* api) {
+    if (t >= cb.waited)
+        kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + ", tile " + std::to_string(t) +
+                     "): the tile is outside the " + std::to_string(cb.waited) + " pages waited for with cb_wait_front");
+    kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + "): page of " + std::to_string(cb.page_bytes) +
+                 " B is smaller than a " + data_format_name(cb.format) + " tile");
+}
+
+// UNPACK reads tile `t` counted from the front of the waited window of cb `cb_id`.
+const CbState& unpack_source(Fiber& f, uint32_t cb_id, uint32_t t, const char* api) {
+    const CbState& cb = cb_checked(f, int32_t(cb_id), api);
+    if (t >= cb.waited || cb.page_bytes < cb.tile_bytes) [[unlikely]] unpack_fault(cb, cb_id, t, api);
+    return cb;
+}
+
+[[noreturn]] ZYX_EMU_COLD void out_of_step_fault(const Operand& s, const char* api) {
+    kernel_fault(std::string(api) + ": MATH and UNPACK are out of step (UNPACK unpacked operands for " + fpu_name(s.op) +
+                 " into DST " + std::to_string(s.idst) + ")");
+}
+
 void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags) {
     Fiber& f = cur();
     Core& core = *f.core;
@@ -136,26 +160,16 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     if (f.proc == Proc::Unpack) {
         // UNPACK: CB tiles (relative to the front) → SrcA / SrcB.
         bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE;
-        auto tile_ptr = [&](uint32_t cb_id, uint32_t t) {
-            CbState& cb = cb_checked(f, int32_t(cb_id), api);
-            if (t >= cb.waited)
-                kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + ", tile " + std::to_string(t) +
-                             "): the tile is outside the " + std::to_string(cb.waited) +
-                             " pages waited for with cb_wait_front");
-            if (cb.page_bytes < tile_size_bytes(cb.format))
-                kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + "): page of " +
-                             std::to_string(cb.page_bytes) + " B is smaller than a " + data_format_name(cb.format) +
-                             " tile");
-            return std::make_pair(reinterpret_cast<const void*>(uintptr_t(cb.rd_ptr + t * cb.page_bytes)), cb.format);
-        };
-        auto [pa, fa] = tile_ptr(cb_a, tile_a);
-        std::pair<const void*, DataFormat> pb{nullptr, DataFormat::Invalid};
-        if (two) pb = tile_ptr(cb_b, tile_b);
+        const CbState& a = unpack_source(f, cb_a, tile_a, api);
+        const CbState* b = two ? &unpack_source(f, cb_b, tile_b, api) : nullptr;
         if (q.count == OperandQueue::kDepth) block_on({Wait::OperandPush});
         Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
-        s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = fa, s.has_b = two;
-        tile::unpack_tile(fa, pa, s.a, op != ZYX_EMU_FPU_COPY);
-        if (two) tile::unpack_tile(pb.second, pb.first, s.b, true);
+        s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = a.format, s.has_b = two;
+        tile::unpack_tile(a.format, reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + tile_a * a.page_bytes)), s.a,
+                          op != ZYX_EMU_FPU_COPY);
+        if (b)
+            tile::unpack_tile(b->format, reinterpret_cast<const void*>(uintptr_t(b->rd_ptr + tile_b * b->page_bytes)), s.b,
+                              true);
         ++q.count;
         return;
     }
@@ -169,9 +183,7 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     float* dst = math_dst(f, idst, api, overwrite);
     if (q.count == 0) block_on({Wait::OperandPop});
     Operand& s = q.slots[q.head];
-    if (s.op != op || s.idst != idst)
-        kernel_fault(std::string(api) + ": MATH and UNPACK are out of step (UNPACK unpacked operands for " +
-                     fpu_name(s.op) + " into DST " + std::to_string(s.idst) + ")");
+    if (s.op != op || s.idst != idst) [[unlikely]] out_of_step_fault(s, api);
     MathFidelity fid = core.compute.math_fidelity;
     switch (op) {
         case ZYX_EMU_FPU_COPY: std::memcpy(dst, s.a, sizeof s.a); break;
@@ -243,27 +255,41 @@ void sfpu_typecast(uint32_t idst, uint32_t in_fmt, uint32_t out_fmt) {
 }
 
 // ---- pack ---------------------------------------------------------------------------------------
+std::string pack_call(uint32_t idst, uint32_t cb_id) {
+    return "pack_tile(" + std::to_string(idst) + ", cb " + std::to_string(cb_id) + ")";
+}
+
+[[noreturn]] ZYX_EMU_COLD void pack_dst_fault(const DstState& d, uint32_t idst, uint32_t cb_id) {
+    if (d.state[d.pack_sec] != DstState::Packing)
+        kernel_fault(pack_call(idst, cb_id) + ": DST packed outside tile_regs_wait / tile_regs_release");
+    kernel_fault(pack_call(idst, cb_id) + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
+                 std::to_string(d.capacity) + " tiles");
+}
+
+[[noreturn]] ZYX_EMU_COLD void pack_cb_fault(const CbState& cb, uint32_t idst, uint32_t cb_id, uint32_t k) {
+    if (k >= cb.reserved)
+        kernel_fault(pack_call(idst, cb_id) + ": writes page " + std::to_string(k) + " of the CB but only " +
+                     std::to_string(cb.reserved) + " pages are reserved with cb_reserve_back (overrun)");
+    kernel_fault(pack_call(idst, cb_id) + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
+                 data_format_name(cb.format) + " tile");
+}
+
+[[noreturn]] ZYX_EMU_COLD void pack_producer_fault(const CbState& cb, uint32_t idst, uint32_t cb_id) {
+    kernel_fault(pack_call(idst, cb_id) + ": packs into a CB whose producer is " + proc_name(Proc(cb.producer)));
+}
+
 void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_order) {
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
-    auto call = [&] { return "pack_tile(" + std::to_string(idst) + ", cb " + std::to_string(cb_id) + ")"; };
-    if (d.state[d.pack_sec] != DstState::Packing)
-        kernel_fault(call() + ": DST packed outside tile_regs_wait / tile_regs_release");
-    if (idst >= d.capacity)
-        kernel_fault(call() + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
-                     std::to_string(d.capacity) + " tiles");
+    if (d.state[d.pack_sec] != DstState::Packing || idst >= d.capacity) [[unlikely]] pack_dst_fault(d, idst, cb_id);
     CbState& cb = cb_checked(f, int32_t(cb_id), "pack_tile");
-    if (cb.producer < 0) cb.producer = int8_t(f.proc);
-    else if (cb.producer != int8_t(f.proc))
-        kernel_fault(call() + ": packs into a CB whose producer is " + proc_name(Proc(cb.producer)));
+    if (cb.producer != int8_t(f.proc)) {
+        if (cb.producer >= 0) pack_producer_fault(cb, idst, cb_id);
+        cb.producer = int8_t(f.proc);
+    }
     uint32_t k = out_of_order ? out_index : cb.packed;
-    if (k >= cb.reserved)
-        kernel_fault(call() + ": writes page " + std::to_string(k) + " of the CB but only " + std::to_string(cb.reserved) +
-                     " pages are reserved with cb_reserve_back (overrun)");
-    if (cb.page_bytes < tile_size_bytes(cb.format))
-        kernel_fault(call() + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
-                     data_format_name(cb.format) + " tile");
+    if (k >= cb.reserved || cb.page_bytes < cb.tile_bytes) [[unlikely]] pack_cb_fault(cb, idst, cb_id, k);
     void* l1 = reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes));
     const uint32_t bit = 1u << idst;
     if (d.pending[d.pack_sec] & bit)  // DST keeps its unrounded values; L1 gets the rounded ones

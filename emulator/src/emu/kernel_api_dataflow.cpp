@@ -15,7 +15,6 @@ namespace {
 
 Fiber& cur() { return *current_fiber(); }
 Device::Impl& dev() { return *current_launch()->dev; }
-uint32_t d_banks() { return dev().spec.dram_banks; }
 
 std::string hex(uint64_t v) {
     std::ostringstream os;
@@ -59,13 +58,34 @@ uint32_t get_semaphore(uint32_t id) {
 }
 
 // ---- circular buffers -------------------------------------------------------------------------
-void claim(Fiber& f, CbState& cb, int32_t id, bool producer, const char* api) {
+// Each check is one condition on the hot path; the message is built out of line (ZYX_EMU_COLD).
+
+std::string cb_call(const char* api, int32_t id, int32_t n) {
+    return std::string(api) + "(cb " + std::to_string(id) + ", " + std::to_string(n) + ")";
+}
+
+[[noreturn]] ZYX_EMU_COLD void claim_fault(int32_t id, int8_t owner, bool producer, const char* api) {
+    kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): " + (producer ? "pushes into" : "pops from") +
+                 " a CB whose " + (producer ? "producer" : "consumer") + " is " + proc_name(Proc(owner)) +
+                 " (only one processor may " + (producer ? "push" : "pop") + ")");
+}
+
+// The first processor to push (pop) a CB becomes its producer (consumer); no other may.
+inline void claim(Fiber& f, CbState& cb, int32_t id, bool producer, const char* api) {
     int8_t& owner = producer ? cb.producer : cb.consumer;
-    if (owner < 0) owner = int8_t(f.proc);
-    else if (owner != int8_t(f.proc))
-        kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): " + (producer ? "pushes into" : "pops from") +
-                     " a CB whose " + (producer ? "producer" : "consumer") + " is " + proc_name(Proc(owner)) +
-                     " (only one processor may " + (producer ? "push" : "pop") + ")");
+    if (owner == int8_t(f.proc)) [[likely]] return;
+    if (owner >= 0) claim_fault(id, owner, producer, api);
+    owner = int8_t(f.proc);
+}
+
+[[noreturn]] ZYX_EMU_COLD void reserve_fault(const CbState& cb, int32_t id, int32_t n) {
+    if (n <= 0 || uint32_t(n) > cb.num_pages)
+        kernel_fault(cb_call("cb_reserve_back", id, n) + ": asks for more pages than the CB holds (" +
+                     std::to_string(cb.num_pages) + "); this hangs forever on silicon");
+    kernel_fault(cb_call("cb_reserve_back", id, n) + ": the reservation at page " +
+                 std::to_string((cb.wr_ptr - cb.fifo_base) / cb.page_bytes) + " crosses the end of the " +
+                 std::to_string(cb.num_pages) +
+                 "-page CB (overrun); pushes within one cycle of the CB must add up to exactly its size");
 }
 
 void cb_reserve_back(int32_t id, int32_t n) {
@@ -73,16 +93,23 @@ void cb_reserve_back(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Pack) return;
     CbState& cb = cb_checked(f, id, "cb_reserve_back");
     claim(f, cb, id, true, "cb_reserve_back");
-    auto call = [&] { return "cb_reserve_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
-    if (n <= 0 || uint32_t(n) > cb.num_pages)
-        kernel_fault(call() + ": asks for more pages than the CB holds (" + std::to_string(cb.num_pages) +
-                     "); this hangs forever on silicon");
-    if (cb.wr_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit)
-        kernel_fault(call() + ": the reservation at page " + std::to_string((cb.wr_ptr - cb.fifo_base) / cb.page_bytes) +
-                     " crosses the end of the " + std::to_string(cb.num_pages) +
-                     "-page CB (overrun); pushes within one cycle of the CB must add up to exactly its size");
+    if (n <= 0 || uint32_t(n) > cb.num_pages || cb.wr_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit) [[unlikely]]
+        reserve_fault(cb, id, n);
     if (cb.free_pages() < uint32_t(n)) block_on({Wait::CbReserve, id, n});
     if (uint32_t(n) > cb.reserved) cb.reserved = uint32_t(n);
+}
+
+[[noreturn]] ZYX_EMU_COLD void push_fault(const CbState& cb, int32_t id, int32_t n) {
+    if (n <= 0 || uint32_t(n) > cb.reserved)
+        kernel_fault(cb_call("cb_push_back", id, n) + ": pushes more pages than were reserved with cb_reserve_back (" +
+                     std::to_string(cb.reserved) + ")");
+    kernel_fault(cb_call("cb_push_back", id, n) + ": overruns the end of the CB");
+}
+
+[[noreturn]] ZYX_EMU_COLD void push_read_fault(int32_t id, int32_t n, const NocTxn& t) {
+    kernel_fault(cb_call("cb_push_back", id, n) + ": a NoC read into these pages (" + std::to_string(t.size) +
+                 " B at " + hex(uintptr_t(t.dst)) +
+                 ") is still outstanding: missing noc_async_read_barrier before cb_push_back");
 }
 
 void cb_push_back(int32_t id, int32_t n) {
@@ -90,18 +117,11 @@ void cb_push_back(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Pack) return;
     CbState& cb = cb_checked(f, id, "cb_push_back");
     claim(f, cb, id, true, "cb_push_back");
-    auto call = [&] { return "cb_push_back(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
-    if (n <= 0 || uint32_t(n) > cb.reserved)
-        kernel_fault(call() + ": pushes more pages than were reserved with cb_reserve_back (" +
-                     std::to_string(cb.reserved) + ")");
     uint64_t bytes = uint64_t(n) * cb.page_bytes;
-    if (cb.wr_ptr + bytes > cb.fifo_limit)
-        kernel_fault(call() + ": overruns the end of the CB");
+    if (n <= 0 || uint32_t(n) > cb.reserved || cb.wr_ptr + bytes > cb.fifo_limit) [[unlikely]] push_fault(cb, id, n);
     for (const NocTxn& t : f.txns) {
         uint64_t d = uintptr_t(t.dst);
-        if (t.is_read && d < cb.wr_ptr + bytes && d + t.size > cb.wr_ptr)
-            kernel_fault(call() + ": a NoC read into these pages (" + std::to_string(t.size) + " B at " + hex(d) +
-                         ") is still outstanding: missing noc_async_read_barrier before cb_push_back");
+        if (t.is_read && d < cb.wr_ptr + bytes && d + t.size > cb.wr_ptr) push_read_fault(id, n, t);
     }
     cb.wr_ptr += uint32_t(bytes);
     if (cb.wr_ptr == cb.fifo_limit) cb.wr_ptr = cb.fifo_base;
@@ -110,20 +130,35 @@ void cb_push_back(int32_t id, int32_t n) {
     cb.packed = 0;
 }
 
+[[noreturn]] ZYX_EMU_COLD void wait_fault(const CbState& cb, int32_t id, int32_t n) {
+    if (n <= 0 || uint32_t(n) > cb.num_pages)
+        kernel_fault(cb_call("cb_wait_front", id, n) + ": waits for more pages than the CB holds (" +
+                     std::to_string(cb.num_pages) + "); this hangs forever on silicon");
+    kernel_fault(cb_call("cb_wait_front", id, n) + ": the window at page " +
+                 std::to_string((cb.rd_ptr - cb.fifo_base) / cb.page_bytes) + " crosses the end of the " +
+                 std::to_string(cb.num_pages) + "-page CB (overrun)");
+}
+
 void cb_wait_front(int32_t id, int32_t n) {
     Fiber& f = cur();
     if (is_compute(f) && f.proc != Proc::Unpack) return;
     CbState& cb = cb_checked(f, id, "cb_wait_front");
     claim(f, cb, id, false, "cb_wait_front");
-    auto call = [&] { return "cb_wait_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
-    if (n <= 0 || uint32_t(n) > cb.num_pages)
-        kernel_fault(call() + ": waits for more pages than the CB holds (" + std::to_string(cb.num_pages) +
-                     "); this hangs forever on silicon");
-    if (cb.rd_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit)
-        kernel_fault(call() + ": the window at page " + std::to_string((cb.rd_ptr - cb.fifo_base) / cb.page_bytes) +
-                     " crosses the end of the " + std::to_string(cb.num_pages) + "-page CB (overrun)");
+    if (n <= 0 || uint32_t(n) > cb.num_pages || cb.rd_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit) [[unlikely]]
+        wait_fault(cb, id, n);
     if (cb.available() < uint32_t(n)) block_on({Wait::CbWait, id, n});
     if (uint32_t(n) > cb.waited) cb.waited = uint32_t(n);
+}
+
+[[noreturn]] ZYX_EMU_COLD void pop_fault(const CbState& cb, int32_t id, int32_t n) {
+    kernel_fault(cb_call("cb_pop_front", id, n) + ": pops more pages than were waited for with cb_wait_front (" +
+                 std::to_string(cb.waited) + "); waits are cumulative from the front");
+}
+
+[[noreturn]] ZYX_EMU_COLD void pop_write_fault(int32_t id, int32_t n, const NocTxn& t) {
+    kernel_fault(cb_call("cb_pop_front", id, n) + ": a NoC write from these pages (" + std::to_string(t.size) +
+                 " B at " + hex(uintptr_t(t.src)) +
+                 ") is still outstanding: missing noc_async_write_barrier before cb_pop_front");
 }
 
 void cb_pop_front(int32_t id, int32_t n) {
@@ -131,16 +166,11 @@ void cb_pop_front(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Unpack) return;
     CbState& cb = cb_checked(f, id, "cb_pop_front");
     claim(f, cb, id, false, "cb_pop_front");
-    auto call = [&] { return "cb_pop_front(cb " + std::to_string(id) + ", " + std::to_string(n) + ")"; };
-    if (n <= 0 || uint32_t(n) > cb.waited)
-        kernel_fault(call() + ": pops more pages than were waited for with cb_wait_front (" + std::to_string(cb.waited) +
-                     "); waits are cumulative from the front");
+    if (n <= 0 || uint32_t(n) > cb.waited) [[unlikely]] pop_fault(cb, id, n);
     uint64_t bytes = uint64_t(n) * cb.page_bytes;
     for (const NocTxn& t : f.txns) {
         uint64_t s = uintptr_t(t.src);
-        if (!t.is_read && s < cb.rd_ptr + bytes && s + t.size > cb.rd_ptr)
-            kernel_fault(call() + ": a NoC write from these pages (" + std::to_string(t.size) + " B at " + hex(s) +
-                         ") is still outstanding: missing noc_async_write_barrier before cb_pop_front");
+        if (!t.is_read && s < cb.rd_ptr + bytes && s + t.size > cb.rd_ptr) pop_write_fault(id, n, t);
     }
     cb.rd_ptr += uint32_t(bytes);
     if (cb.rd_ptr == cb.fifo_limit) cb.rd_ptr = cb.fifo_base;
@@ -180,57 +210,87 @@ struct Target {
     const BufferRecord* owner = nullptr;   // DRAM: the live buffer holding the bytes
 };
 
+// The live buffer holding [addr, addr + bytes) of DRAM bank `bank`, or null. A buffer's range in
+// every bank is [address, address + bank_span), and ranges never overlap, so when addr falls in
+// the range of a buffer this processor used recently, that buffer alone decides.
+const BufferRecord* find_dram_owner(Fiber& f, const Device::Impl& d, uint32_t bank, uint64_t addr, uint64_t bytes) {
+    for (const BufferRecord* r : f.dram_seen)
+        if (r && addr - r->buf.address < r->bank_span) return r->holds(bank, addr, bytes) ? r : nullptr;
+    const BufferRecord* r = d.dram_owner(bank, addr, bytes);
+    if (r) f.dram_seen[f.dram_seen_next++ % 2] = r;
+    return r;
+}
+
+[[noreturn]] ZYX_EMU_COLD void resolve_fault(uint64_t noc_addr, uint32_t size, const char* api) {
+    Device::Impl& d = dev();
+    uint32_t x = uint32_t(noc_addr >> 36) & 63, y = uint32_t(noc_addr >> 42) & 63;
+    uint64_t local = noc_addr & ((1ull << 36) - 1);
+    std::string where = std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
+    if (d.core_at_noc(x, y) >= 0) {
+        uint64_t off = 0;
+        if (d.l1.core_of(local, &off) < 0)
+            kernel_fault(where + " is not an L1 address (kernels address L1 with the values get_write_ptr / "
+                                 "get_read_ptr / get_semaphore return)");
+        kernel_fault(where + ": " + std::to_string(size) + " B at L1 offset " + std::to_string(off) +
+                     " run past the end of L1 (" + std::to_string(d.spec.l1_bytes) + " B): out of bounds");
+    }
+    if (int b = d.bank_at_noc(x, y); b >= 0)
+        kernel_fault(where + ": " + std::to_string(size) + " B in DRAM bank " + std::to_string(b) +
+                     " are not inside any live buffer: out of bounds");
+    kernel_fault(where + ": (" + std::to_string(x) + "," + std::to_string(y) + ") is neither a worker core nor a DRAM bank");
+}
+
 // A NoC address (y << 42 | x << 36 | local) → host memory, bounds-checked against the target's
 // L1 or the live DRAM buffers.
 Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
     Device::Impl& d = dev();
     uint32_t x = uint32_t(noc_addr >> 36) & 63, y = uint32_t(noc_addr >> 42) & 63;
     uint64_t local = noc_addr & ((1ull << 36) - 1);
-    auto where = [&] {
-        return std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
-    };
     if (int c = d.core_at_noc(x, y); c >= 0) {
         uint64_t off = 0;
-        if (d.l1.core_of(local, &off) < 0)
-            kernel_fault(where() + " is not an L1 address (kernels address L1 with the values get_write_ptr / "
-                                 "get_read_ptr / get_semaphore return)");
-        if (off + size > d.spec.l1_bytes)
-            kernel_fault(where() + ": " + std::to_string(size) + " B at L1 offset " + std::to_string(off) +
-                         " run past the end of L1 (" + std::to_string(d.spec.l1_bytes) + " B): out of bounds");
+        if (d.l1.core_of(local, &off) < 0 || off + size > d.spec.l1_bytes) [[unlikely]]
+            resolve_fault(noc_addr, size, api);
         return {d.l1.core_base(uint32_t(c)) + off, off, false};
     }
     if (int b = d.bank_at_noc(x, y); b >= 0) {
-        const BufferRecord* owner = d.dram_owner(uint32_t(b), local, size);
-        if (!owner)
-            kernel_fault(where() + ": " + std::to_string(size) + " B in DRAM bank " + std::to_string(b) +
-                         " are not inside any live buffer: out of bounds");
+        const BufferRecord* owner = find_dram_owner(f, d, uint32_t(b), local, size);
+        if (!owner) [[unlikely]] resolve_fault(noc_addr, size, api);
         return {d.dram.bank_base(uint32_t(b)) + local, local, true, uint32_t(b), owner};
     }
-    (void)f;
-    kernel_fault(where() + ": (" + std::to_string(x) + "," + std::to_string(y) +
-                 ") is neither a worker core nor a DRAM bank");
+    resolve_fault(noc_addr, size, api);
+}
+
+[[noreturn]] ZYX_EMU_COLD void own_l1_fault(const Fiber& f, uint32_t addr, uint32_t size, const char* api, const char* role) {
+    kernel_fault(std::string(api) + ": " + role + " " + hex(addr) + " (+" + std::to_string(size) +
+                 " B) is outside this core's L1 [" + hex(f.core->l1_addr) + ", " +
+                 hex(f.core->l1_addr + dev().spec.l1_bytes) + "): out of bounds");
 }
 
 uint8_t* own_l1(Fiber& f, uint32_t addr, uint32_t size, const char* api, const char* role) {
     uint64_t off = uint64_t(addr) - f.core->l1_addr;
-    if (addr < f.core->l1_addr || off + size > dev().spec.l1_bytes)
-        kernel_fault(std::string(api) + ": " + role + " " + hex(addr) + " (+" + std::to_string(size) +
-                     " B) is outside this core's L1 [" + hex(f.core->l1_addr) + ", " +
-                     hex(f.core->l1_addr + dev().spec.l1_bytes) + "): out of bounds");
+    if (addr < f.core->l1_addr || off + size > dev().spec.l1_bytes) [[unlikely]] own_l1_fault(f, addr, size, api, role);
     return f.core->l1 + off;
+}
+
+[[noreturn]] ZYX_EMU_COLD void alignment_fault(const char* api, uint64_t a, uint64_t b, bool dram, uint32_t A) {
+    kernel_fault(std::string(api) + ": misaligned NoC transfer: source " + hex(a) + " and destination " + hex(b) +
+                 " differ modulo " + std::to_string(A) + " B (" + (dram ? "DRAM" : "L1") +
+                 " alignment); silicon silently drops the low address bits");
 }
 
 void check_alignment(const char* api, uint64_t a, uint64_t b, bool dram) {
     uint32_t A = dram ? dev().spec.dram_alignment : dev().spec.l1_alignment;
-    if (a % A != b % A)
-        kernel_fault(std::string(api) + ": misaligned NoC transfer: source " + hex(a) + " and destination " + hex(b) +
-                     " differ modulo " + std::to_string(A) + " B (" + (dram ? "DRAM" : "L1") +
-                     " alignment); silicon silently drops the low address bits");
+    bool differ = (A & (A - 1)) == 0 ? ((a ^ b) & (A - 1)) != 0 : a % A != b % A;  // powers of two: a mask
+    if (differ) [[unlikely]] alignment_fault(api, a, b, dram, A);
+}
+
+[[noreturn]] ZYX_EMU_COLD void zero_length_fault(const char* api) {
+    kernel_fault(std::string(api) + ": zero-length transfer");
 }
 
 void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     Fiber& f = cur();
-    if (size == 0) kernel_fault("noc_async_read: zero-length transfer");
+    if (size == 0) [[unlikely]] zero_length_fault("noc_async_read");
     Target s = resolve(f, src, size, "noc_async_read");
     uint8_t* d = own_l1(f, dst_l1, size, "noc_async_read", "destination");
     check_alignment("noc_async_read", s.addr, uint64_t(d - f.core->l1), s.dram);
@@ -238,15 +298,14 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     // NoC would start moving it (up to 8 KiB, 64 B lines).
     for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(s.ptr + off);
     // Readers mostly walk an interleaved buffer page after page: pull the same bytes of the next
-    // page (in the next bank) too, so they are on their way before that read is issued.
+    // page too (page i + 1 is in the next bank at the same address, or in bank 0 one page on),
+    // so they are on their way before that read is issued.
     if (s.dram) {
-        const BufferRecord& r = *s.owner;
-        const uint32_t nb = d_banks();
-        uint64_t in_span = s.addr - r.buf.address;
-        uint64_t next = in_span / r.aligned_page * nb + s.bank + 1;
-        if (next < r.num_pages) {
-            const uint8_t* p = dev().dram.bank_base(uint32_t(next % nb)) + r.buf.address +
-                               next / nb * r.aligned_page + in_span % r.aligned_page;
+        uint32_t bank = s.bank + 1;
+        uint64_t addr = s.addr;
+        if (bank == dev().spec.dram_banks) bank = 0, addr += s.owner->aligned_page;
+        if (s.owner->holds(bank, addr, size)) {
+            const uint8_t* p = dev().dram.bank_base(bank) + addr;
             for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(p + off);
         }
     }
@@ -255,7 +314,7 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
 
 void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     Fiber& f = cur();
-    if (size == 0) kernel_fault("noc_async_write: zero-length transfer");
+    if (size == 0) [[unlikely]] zero_length_fault("noc_async_write");
     uint8_t* s = own_l1(f, src_l1, size, "noc_async_write", "source");
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
@@ -365,16 +424,13 @@ void dprint(uint32_t kind, uint64_t v) {
 
 }  // namespace
 
-CbState& cb_checked(Fiber& f, int32_t id, const char* api) {
+ZYX_EMU_COLD void cb_index_fault(const Fiber& f, int32_t id, const char* api) {
     uint32_t n = f.core->num_cbs;
     if (id < 0 || uint32_t(id) >= n)
         kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): CB index beyond the " + std::to_string(n) +
                      " circular buffers of this device");
-    CbState& cb = f.core->cbs[id];
-    if (!cb.configured)
-        kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): circular buffer " + std::to_string(id) +
-                     " is not configured on this core");
-    return cb;
+    kernel_fault(std::string(api) + "(cb " + std::to_string(id) + "): circular buffer " + std::to_string(id) +
+                 " is not configured on this core");
 }
 
 }  // namespace zyx::emu::api

@@ -641,6 +641,7 @@ void core_setup(Core& c, const Program& p) {
         cb.configured = true;
         cb.format = pl.format;
         cb.page_bytes = pl.page_bytes;
+        cb.tile_bytes = tile_size_bytes(pl.format);
         cb.num_pages = pl.num_pages;
         cb.fifo_base = c.l1_addr + pl.offset;
         cb.fifo_size = pl.page_bytes * pl.num_pages;
@@ -674,6 +675,7 @@ void core_setup(Core& c, const Program& p) {
         f.polled = false;
         f.wait = Wait{};
         f.txns.clear();
+        f.dram_seen[0] = f.dram_seen[1] = nullptr;
         f.dprint.clear();
         f.dprint_hex = f.dprint_fixed = false;
         f.dprint_width = 0;
