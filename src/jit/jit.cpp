@@ -72,7 +72,7 @@ std::string content_hash(std::string_view data) {
         return x ^ (x >> 33);
     };
     char out[33];
-    std::snprintf(out, sizeof out, "%016llx%016llx", (unsigned long long)mix(a),
+    std::snprintf(out, sizeof out, "%016llx%016llx", (unsigned long long)mix(a),  // allow-print: formats into a buffer
                   (unsigned long long)mix(b ^ data.size()));
     return out;
 }

@@ -57,13 +57,13 @@ std::string literal(DType t, uint64_t bits) {
         bool f = t != DType::f64;
         if (std::isnan(v)) return f ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
         if (std::isinf(v)) return std::string(v < 0 ? "-" : "") + (f ? "__builtin_inff()" : "__builtin_inf()");
-        std::snprintf(buf, sizeof buf, f ? "%af" : "%a", v);
+        std::snprintf(buf, sizeof buf, f ? "%af" : "%a", v);  // allow-print: formats into a buffer
         return buf;
     }
     if (t == DType::bool_) return (bits & 0xff) ? "true" : "false";
     size_t n = dtype_size(t);
     uint64_t masked = n == 8 ? bits : bits & ((uint64_t(1) << (8 * n)) - 1);
-    std::snprintf(buf, sizeof buf, "((%s)0x%llxull)", ctype(t).c_str(), (unsigned long long)masked);
+    std::snprintf(buf, sizeof buf, "((%s)0x%llxull)", ctype(t).c_str(), (unsigned long long)masked);  // allow-print: formats into a buffer
     return buf;
 }
 

@@ -23,7 +23,7 @@ std::string fresh_name() {
     std::random_device rd;
     uint64_t r = (uint64_t(rd()) << 32) ^ rd();
     char buf[96];
-    std::snprintf(buf, sizeof buf, "/zyx-arena-%d-%llu-%016llx", int(::getpid()),
+    std::snprintf(buf, sizeof buf, "/zyx-arena-%d-%llu-%016llx", int(::getpid()),  // allow-print: formats into a buffer
                   (unsigned long long)g_counter.fetch_add(1), (unsigned long long)r);
     return buf;
 }
