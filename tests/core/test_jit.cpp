@@ -82,7 +82,9 @@ TEST(Jit, CompileErrorCarriesCompilerMessage) {
     }
     // nothing half-written is left in the cache
     for (auto& entry : fs::recursive_directory_iterator(cache.dir))
-        if (entry.is_regular_file()) EXPECT_EQ(entry.path().extension(), ".cpp") << entry.path();
+        if (entry.is_regular_file()) {
+            EXPECT_EQ(entry.path().extension(), ".cpp") << entry.path();
+        }
 }
 
 TEST(Jit, ConcurrentProcessesShareOneCacheEntry) {
