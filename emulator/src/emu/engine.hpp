@@ -3,8 +3,9 @@
 //
 // Contract of a launch (launch.cpp): every active core gets five fibers — BRISC, NCRISC, TRISC0
 // (UNPACK), TRISC1 (MATH), TRISC2 (PACK); a processor without a kernel has a finished fiber.
-// Cores are spread over the worker threads (core i → worker i % workers). A worker runs its
-// cores' fibers round-robin; a fiber runs until it blocks (a Wait it records before yielding) or
+// Worker threads claim cores one at a time (Launch::claim_order), a new one whenever nothing on
+// the cores they hold can run; a claimed core stays on its worker. A worker runs its cores'
+// fibers round-robin; a fiber runs until it blocks (a Wait it records before yielding) or
 // ends. The scheduler re-checks a blocked fiber's Wait without switching to it. When no fiber on
 // any worker can run, the launch is a deadlock and the report lists every fiber's Wait.
 //
@@ -203,6 +204,8 @@ struct Launch {
     std::shared_ptr<Program> program;
     ProgramId program_id = 0;
     std::vector<Core*> cores;  // active cores
+    std::vector<Core*> claim_order;        // the order workers claim cores in (shuffled when seeded)
+    std::atomic<size_t> next_claim{0};     // claim_order[next_claim] is the next unclaimed core
     bool randomize = false;
     uint64_t seed = 0;
 

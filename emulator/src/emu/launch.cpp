@@ -380,7 +380,7 @@ std::string deadlock_report(Launch& L) {
     return os.str();
 }
 
-void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& stacks) {
+void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
     static thread_local AltStack alt;
     (void)alt;
     tl_launch = &L;
@@ -388,21 +388,28 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
     sigjmp_buf jb;
     t_crash_jmp = &jb;
 
-    // This worker's cores and their fibers.
+    // This worker's cores and their fibers. Cores are claimed from L.claim_order one at a time:
+    // one to start with, then another whenever nothing on the claimed ones can run (all finished
+    // or all blocked). So no worker idles while unstarted cores remain, and a worker the OS runs
+    // less simply claims fewer cores. A claimed core stays on its worker.
     std::vector<Core*> cores;
     std::vector<Fiber*> fibers;
-    for (size_t i = wid; i < L.cores.size(); i += nworkers) {
-        cores.push_back(L.cores[i]);
-        for (auto& f : L.cores[i]->fibers)
+    auto claim_core = [&] {
+        size_t i = L.next_claim.fetch_add(1, std::memory_order_relaxed);
+        if (i >= L.claim_order.size()) return false;
+        Core* c = L.claim_order[i];
+        cores.push_back(c);
+        for (auto& f : c->fibers)
             if (f.kernel) {
-                startl_fiber(f, stacks[L.cores[i]->index * kProcs + size_t(f.proc)]);
+                startl_fiber(f, stacks[c->index * kProcs + size_t(f.proc)]);
                 fibers.push_back(&f);
             }
-    }
+        return true;
+    };
+    claim_core();
     std::mt19937_64 rng(L.seed * 0x9e3779b97f4a7c15ull + wid + 1);
     int order[kProcs] = {0, 1, 2, 3, 4};
 
-    bool counted_live = !fibers.empty();
     uint64_t n_resumes = 0, n_passes = 0, n_idle = 0;
     auto thread_cpu_ns = [] {
         timespec ts;
@@ -443,15 +450,16 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
             for (auto& f : c->fibers) f.polled = false;
             if (L.aborted.load(std::memory_order_relaxed)) break;
         }
-        if (!live) break;
         if (progress) {
             L.progress.fetch_add(1, std::memory_order_seq_cst);
             if (L.blocked_workers.load(std::memory_order_seq_cst) > 0) {
                 std::lock_guard<std::mutex> lock(L.sched_mu);
                 L.sched_cv.notify_all();
             }
-            continue;
         }
+        if ((!progress || !live) && claim_core()) continue;  // nothing to run here: take a new core
+        if (!live) break;
+        if (progress) continue;
         // Nothing on this worker can run. Deadlock when every worker with live fibers found
         // nothing to run at the current progress count (a worker blocked at an older count may
         // be about to wake up and run something).
@@ -475,7 +483,7 @@ void run_worker(Launch& L, unsigned wid, unsigned nworkers, std::vector<void*>& 
     }
     L.resumes += n_resumes, L.passes += n_passes, L.idle_waits += n_idle;
     L.cpu_ns += thread_cpu_ns() - cpu0;
-    if (counted_live) {
+    {
         std::lock_guard<std::mutex> lock(L.sched_mu);
         --L.live_workers;  // a finished worker no longer counts for deadlock detection
         L.progress.fetch_add(1, std::memory_order_seq_cst);  // wake blocked workers to re-check
@@ -531,7 +539,7 @@ void WorkerPool::loop(unsigned id) {
             seen = generation_;
             job = job_;
         }
-        run_worker(*job, id, unsigned(threads_.size()), job->dev->fiber_stacks);
+        run_worker(*job, id, job->dev->fiber_stacks);
         bool last = false;
         {
             std::lock_guard<std::mutex> lock(job->done_mu);
@@ -761,7 +769,10 @@ void Device::program_launch(ProgramId program) {
     unsigned nw = d.pool->size();
     L->trace.resize(nw);
     L->blocked_at.assign(nw, UINT64_MAX);
-    L->live_workers = int(std::min<size_t>(nw, L->cores.size()));
+    // Every worker counts as live until it leaves (it may claim cores until none are left).
+    L->live_workers = int(nw);
+    L->claim_order = L->cores;
+    if (L->randomize) std::shuffle(L->claim_order.begin(), L->claim_order.end(), std::mt19937_64(L->seed));
     L->workers_running = int(nw);
     ++d.launches;
     d.running = L;
