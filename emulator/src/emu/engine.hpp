@@ -270,8 +270,16 @@ inline Launch* current_launch() { return tl_launch; }
 [[noreturn]] void kernel_fault(const std::string& what, ErrorStatus status = ErrorStatus::KernelFault);
 // "kernel 'reader' on core (0,0) BRISC"
 std::string fiber_label(const Fiber& f);
-// Blocks the running fiber on `w` until the scheduler finds it satisfied.
-void block_on(const Wait& w);
+// Blocks the running fiber `f` until the scheduler finds f.wait (filled in by the caller)
+// satisfied. block_on fills in the common kinds; the arguments travel in registers (a Wait
+// built on the caller's stack and copied whole stalled on store forwarding).
+void block_on_wait(Fiber& f);
+inline void block_on(Fiber& f, Wait::Kind kind, int32_t cb = 0, int32_t n = 0) {
+    f.wait.kind = kind;
+    f.wait.cb = cb;
+    f.wait.n = n;
+    block_on_wait(f);
+}
 // Switches from the running fiber back to its scheduler (throws KernelAbort when the launch was
 // aborted meanwhile).
 void fiber_yield(Fiber& f);

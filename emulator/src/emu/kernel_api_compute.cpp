@@ -80,7 +80,7 @@ void tile_regs_acquire() {
     DstState& d = f.core->dst;
     if (d.state[d.math_sec] == DstState::Acquired) [[unlikely]]
         dst_fault("tile_regs_acquire: DST is already acquired (missing tile_regs_commit)");
-    if (d.state[d.math_sec] != DstState::Free) block_on({Wait::DstAcquire});
+    if (d.state[d.math_sec] != DstState::Free) block_on(f, Wait::DstAcquire);
     d.state[d.math_sec] = DstState::Acquired;
     d.written[d.math_sec] = 0;
 }
@@ -100,7 +100,7 @@ void tile_regs_wait() {
     DstState& d = f.core->dst;
     if (d.state[d.pack_sec] == DstState::Packing) [[unlikely]]
         dst_fault("tile_regs_wait: PACK already holds DST (missing tile_regs_release)");
-    if (d.state[d.pack_sec] != DstState::Committed) block_on({Wait::DstWait});
+    if (d.state[d.pack_sec] != DstState::Committed) block_on(f, Wait::DstWait);
     d.state[d.pack_sec] = DstState::Packing;
 }
 
@@ -162,7 +162,7 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE;
         const CbState& a = unpack_source(f, cb_a, tile_a, api);
         const CbState* b = two ? &unpack_source(f, cb_b, tile_b, api) : nullptr;
-        if (q.count == OperandQueue::kDepth) block_on({Wait::OperandPush});
+        if (q.count == OperandQueue::kDepth) block_on(f, Wait::OperandPush);
         Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
         s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = a.format, s.has_b = two;
         tile::unpack_tile(a.format, reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + tile_a * a.page_bytes)), s.a,
@@ -181,7 +181,7 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     // copy_tile, transpose and eltwise without accumulation replace the whole DST tile.
     bool overwrite = op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_TRANSPOSE || (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
     float* dst = math_dst(f, idst, api, overwrite);
-    if (q.count == 0) block_on({Wait::OperandPop});
+    if (q.count == 0) block_on(f, Wait::OperandPop);
     Operand& s = q.slots[q.head];
     if (s.op != op || s.idst != idst) [[unlikely]] out_of_step_fault(s, api);
     MathFidelity fid = core.compute.math_fidelity;

@@ -95,7 +95,7 @@ void cb_reserve_back(int32_t id, int32_t n) {
     claim(f, cb, id, true, "cb_reserve_back");
     if (n <= 0 || uint32_t(n) > cb.num_pages || cb.wr_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit) [[unlikely]]
         reserve_fault(cb, id, n);
-    if (cb.free_pages() < uint32_t(n)) block_on({Wait::CbReserve, id, n});
+    if (cb.free_pages() < uint32_t(n)) block_on(f, Wait::CbReserve, id, n);
     if (uint32_t(n) > cb.reserved) cb.reserved = uint32_t(n);
 }
 
@@ -146,7 +146,7 @@ void cb_wait_front(int32_t id, int32_t n) {
     claim(f, cb, id, false, "cb_wait_front");
     if (n <= 0 || uint32_t(n) > cb.num_pages || cb.rd_ptr + uint64_t(n) * cb.page_bytes > cb.fifo_limit) [[unlikely]]
         wait_fault(cb, id, n);
-    if (cb.available() < uint32_t(n)) block_on({Wait::CbWait, id, n});
+    if (cb.available() < uint32_t(n)) block_on(f, Wait::CbWait, id, n);
     if (uint32_t(n) > cb.waited) cb.waited = uint32_t(n);
 }
 
@@ -370,12 +370,11 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t) {
 void noc_semaphore_wait(const volatile uint32_t* addr, uint32_t val, bool at_least) {
     Fiber& f = cur();
     own_l1(f, uint32_t(uintptr_t(addr)), 4, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", "semaphore");
-    Wait w;
-    w.kind = Wait::Semaphore;
-    w.sem = addr;
-    w.val = val;
-    w.at_least = at_least;
-    block_on(w);
+    f.wait.kind = Wait::Semaphore;
+    f.wait.sem = addr;
+    f.wait.val = val;
+    f.wait.at_least = at_least;
+    block_on_wait(f);
 }
 
 void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t) {

@@ -242,10 +242,8 @@ void fiber_yield(Fiber& f) {
     if (tl_launch->aborted.load(std::memory_order_relaxed)) throw KernelAbort{};
 }
 
-void block_on(const Wait& w) {
-    Fiber& f = *tl_fiber;
+void block_on_wait(Fiber& f) {
     Launch& L = *tl_launch;
-    f.wait = w;
     if (wait_ready(f)) {
         f.wait.kind = Wait::None;
         return;
@@ -259,8 +257,8 @@ void block_on(const Wait& w) {
     if (L.tracing) {
         double now = trace_now_us();
         Core& c = *f.core;
-        std::string name = kWaitApi[w.kind];
-        if (w.kind == Wait::CbReserve || w.kind == Wait::CbWait) name += " cb " + std::to_string(w.cb);
+        std::string name = kWaitApi[f.wait.kind];
+        if (f.wait.kind == Wait::CbReserve || f.wait.kind == Wait::CbWait) name += " cb " + std::to_string(f.wait.cb);
         if (t_trace) t_trace->push_back({c.index, uint8_t(f.proc), t, now - t, name});
     }
     f.wait.kind = Wait::None;
