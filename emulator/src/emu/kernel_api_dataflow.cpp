@@ -295,8 +295,10 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     uint8_t* d = own_l1(f, dst_l1, size, "noc_async_read", "destination");
     check_alignment("noc_async_read", s.addr, uint64_t(d - f.core->l1), s.dram);
     // The copy happens at the barrier; start pulling the source into the host cache now, as the
-    // NoC would start moving it (up to 8 KiB, 64 B lines).
-    for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(s.ptr + off);
+    // NoC would start moving it (up to 8 KiB, 64 B lines). Into L2 only (locality 1): prefetches
+    // into L1 ran out of miss buffers and stalled the reader (measured: 18.8 vs 15.1 ms of
+    // worker CPU for bench_emu eltwise).
+    for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(s.ptr + off, 0, 1);
     // Readers mostly walk an interleaved buffer page after page: pull the same bytes of the next
     // page too (page i + 1 is in the next bank at the same address, or in bank 0 one page on),
     // so they are on their way before that read is issued.
@@ -306,7 +308,7 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
         if (bank == dev().spec.dram_banks) bank = 0, addr += s.owner->aligned_page;
         if (s.owner->holds(bank, addr, size)) {
             const uint8_t* p = dev().dram.bank_base(bank) + addr;
-            for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(p + off);
+            for (uint32_t off = 0; off < size && off < 8192; off += 64) __builtin_prefetch(p + off, 0, 1);
         }
     }
     f.txns.push_back({d, s.ptr, size, noc, true, false, false});
