@@ -99,6 +99,32 @@ inline uint32_t fp16_to_f32_bits(uint16_t h) {
 #if defined(__AVX512F__)
 // vpternlogd 0xEC computes (A & C) | B; Zen 4 runs 512-bit ops in two halves, so fewer ops
 // per row is what makes these fast.
+#if defined(__AVX512BW__)
+// Two face rows at once (tile rows r and r + 1, 32 contiguous L1 datums): one word permute takes
+// the high halves of both registers, instead of narrowing each row on its own (measured 69 ns →
+// 60 ns per tile on Zen 4).
+inline __m512i hi16_of_pair(__m512i a, __m512i b) {
+    const __m512i idx = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29, 27, 25, 23,
+                                         21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    return _mm512_permutex2var_epi16(a, idx, b);
+}
+// packer_bf16 before the final >> 16: sign | min(|u|, inf) + 0x8000; `keep` is false where the
+// result flushes to +0.
+inline __m512i bf16_biased(__m512i u, __mmask16* keep) {
+    const __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+    const __m512i m = _mm512_min_epu32(a, _mm512_set1_epi32(0x7f800000));
+    *keep = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x00800000));
+    return _mm512_add_epi32(_mm512_ternarylogic_epi32(u, m, _mm512_set1_epi32(int(0x80000000u)), 0xEC),
+                            _mm512_set1_epi32(0x8000));
+}
+inline void row_pair_pack_bf16(const float* in, uint16_t* out) {
+    __mmask16 k0, k1;
+    const __m512i x0 = bf16_biased(_mm512_loadu_si512(in), &k0);
+    const __m512i x1 = bf16_biased(_mm512_loadu_si512(in + kTileDim), &k1);
+    _mm512_storeu_si512(out, _mm512_maskz_mov_epi16(_mm512_kunpackw(k1, k0), hi16_of_pair(x0, x1)));
+}
+#endif
+
 inline void row_pack_bf16(const float* in, uint16_t* out) {
     const __m512i u = _mm512_loadu_si512(in);
     const __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
@@ -219,6 +245,12 @@ inline void pack_rows_with(const float* in, L1T* dst, RowFn row_fn) {
     for (uint32_t f = 0; f < 4; ++f)
         for (uint32_t rr = 0; rr < 16; ++rr) row_fn(in + face_row_tile(f, rr), dst + face_row_l1(f, rr));
 }
+// The same with a converter of two face rows: pair_fn(tile rows rr and rr + 1, their 32 L1 datums).
+template <class L1T, class PairFn>
+inline void pack_row_pairs_with(const float* in, L1T* dst, PairFn pair_fn) {
+    for (uint32_t f = 0; f < 4; ++f)
+        for (uint32_t rr = 0; rr < 16; rr += 2) pair_fn(in + face_row_tile(f, rr), dst + face_row_l1(f, rr));
+}
 
 }  // namespace
 
@@ -288,7 +320,9 @@ void unpack_tile(DataFormat fmt, const void* l1, float* out, bool tf32_src) {
 void pack_tile(DataFormat fmt, const float* in, void* l1) {
     switch (fmt) {
         case DataFormat::Float16_b:
-#if defined(__AVX512F__)
+#if defined(__AVX512BW__)
+            pack_row_pairs_with(in, static_cast<uint16_t*>(l1), [](const float* i, uint16_t* o) { row_pair_pack_bf16(i, o); });
+#elif defined(__AVX512F__)
             pack_rows_with(in, static_cast<uint16_t*>(l1), [](const float* i, uint16_t* o) { row_pack_bf16(i, o); });
 #else
             pack_rows(in, static_cast<uint16_t*>(l1), [](uint32_t u) { return packer_bf16(u); });
@@ -400,6 +434,26 @@ inline uint16_t pack_bf16_from_dest16_ne(uint32_t u) {
     return uint16_t((u & 0x7fffffffu) > 0x7f800000u ? inf : h);
 }
 
+#if defined(__AVX512BW__) && defined(__AVX512DQ__)
+// Two face rows at once (see row_pair_pack_bf16; 126 ns → 77 ns per tile on Zen 4).
+inline __m512i rne_biased(__m512i u) {
+    const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    return _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), odd);
+}
+inline void row_pair_pack_bf16_from_dest16_ne(const float* in, uint16_t* out) {
+    const __m512i u0 = _mm512_loadu_si512(in), u1 = _mm512_loadu_si512(in + kTileDim);
+    const __m512i h = hi16_of_pair(rne_biased(u0), rne_biased(u1));
+    __m512i r = _mm512_maskz_mov_epi16(_mm512_test_epi16_mask(h, _mm512_set1_epi16(0x7f80)), h);
+    // NaN (fpclass 0x81: quiet or signalling) → inf of its sign: (u >> 16 & 0x8000) | 0x7f80.
+    const __mmask32 nan = _mm512_kunpackw(_mm512_fpclass_ps_mask(_mm512_castsi512_ps(u1), 0x81),
+                                          _mm512_fpclass_ps_mask(_mm512_castsi512_ps(u0), 0x81));
+    const __m512i inf = _mm512_ternarylogic_epi32(hi16_of_pair(u0, u1), _mm512_set1_epi16(int16_t(0x8000)),
+                                                  _mm512_set1_epi16(0x7f80), 0xEA);  // (A & B) | C
+    r = _mm512_mask_mov_epi16(r, nan, inf);
+    _mm512_storeu_si512(out, r);
+}
+#endif
+
 #if defined(__AVX512F__)
 inline void row_pack_bf16_from_dest16_ne(const float* in, uint16_t* out) {
     const __m512i u = _mm512_loadu_si512(in);
@@ -419,7 +473,10 @@ inline void row_pack_bf16_from_dest16_ne(const float* in, uint16_t* out) {
 
 void pack_tile_rounded(DataFormat fmt, DataFormat dest_fmt, Rounding r, const float* in, void* l1) {
     if (fmt == DataFormat::Float16_b && dest_fmt == DataFormat::Float16_b && r == Rounding::NearestEven) {
-#if defined(__AVX512F__)
+#if defined(__AVX512BW__) && defined(__AVX512DQ__)
+        pack_row_pairs_with(in, static_cast<uint16_t*>(l1),
+                            [](const float* i, uint16_t* o) { row_pair_pack_bf16_from_dest16_ne(i, o); });
+#elif defined(__AVX512F__)
         pack_rows_with(in, static_cast<uint16_t*>(l1),
                        [](const float* i, uint16_t* o) { row_pack_bf16_from_dest16_ne(i, o); });
 #else

@@ -370,6 +370,30 @@ TEST(TilePackRounded, SameBitsAsDest16RoundThenPack) {
     }
 }
 
+TEST(TilePackRounded, EveryPositionPacksLikePositionZero) {
+    // The vector forms convert face rows (or pairs of rows) at a time: every datum of a tile
+    // of edge values must come out as that value does alone at (0,0), in the face order.
+    std::mt19937 rng(13);
+    for (int rep = 0; rep < 10; ++rep) {
+        Tile in = edge_tile(rng);
+        for (DataFormat f : {DataFormat::Float16_b, DataFormat::Float16}) {
+            std::vector<uint16_t> plain(1024), rounded(1024);
+            tile::pack_tile(f, in.v, plain.data());
+            tile::pack_tile_rounded(f, f, Rounding::NearestEven, in.v, rounded.data());
+            for (int r = 0; r < 32; ++r)
+                for (int c = 0; c < 32; ++c) {
+                    float x = in.at(r, c);
+                    ASSERT_EQ(plain[l1_index(r, c)], pack16(f, x)) << int(f) << " at " << r << "," << c << " bits " << std::hex << bits(x);
+                    Tile one;
+                    one.v[0] = x;
+                    tile::dest16_round(f, one.v, Rounding::NearestEven);
+                    ASSERT_EQ(rounded[l1_index(r, c)], pack16(f, one.v[0]))
+                        << int(f) << " rounded at " << r << "," << c << " bits " << std::hex << bits(x);
+                }
+        }
+    }
+}
+
 TEST(TilePackRounded, Bf16TiesGoToEvenNotAway) {
     // The packer alone rounds 0x3f808000 away to 0x3f81; a DST that rounded to nearest even
     // first holds 0x3f80, and that is what must reach L1.
