@@ -50,6 +50,28 @@ uint32_t dst_round(DataFormat f, uint32_t in, Rounding r) {
     return bits(t.v[5]);
 }
 
+// Random bit patterns biased to the cases rounding and packing treat specially: ties (low 16 or
+// 13 bits exactly half), values one below / above a tie, denormals, ±0, ±inf, NaNs, the largest
+// finite values, and values near the FP16 limits.
+Tile edge_tile(std::mt19937& rng) {
+    static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u,
+                                        0x7f800001u, 0x7f7fffffu, 0xff7fffffu, 0x00000001u, 0x807fffffu, 0x007fffffu,
+                                        0x00800000u, 0x47ffe000u, 0x47fff000u, 0x38800000u, 0x387fffffu, 0xc7ffefffu};
+    Tile t;
+    for (int i = 0; i < 1024; ++i) {
+        uint32_t u = rng();
+        switch (rng() % 6) {
+            case 0: u = specials[rng() % (sizeof specials / sizeof specials[0])]; break;
+            case 1: u = (u & 0xffff0000u) | 0x8000u; break;   // bf16 tie
+            case 2: u = (u & 0xffff0000u) | 0x7fffu; break;   // just below a bf16 tie
+            case 3: u = (u & 0xffffe000u) | 0x1000u; break;   // fp16 mantissa tie
+            default: break;
+        }
+        t.v[i] = from_bits(u);
+    }
+    return t;
+}
+
 }  // namespace
 
 TEST(TileFaces, FaceIndexMatchesQuadrantLayout) {
@@ -310,6 +332,32 @@ TEST(TileDest16, WholeTileMatchesScalarReference) {
     }
 }
 
+TEST(TileDest16, EdgeValuesEverywhere) {
+    // Ties, denormals, NaN, inf and the largest values at every position, in every mode. BF16
+    // against the rule of docs/numerics.md §4 written out here (core's f32_to_bf16 rounding, a
+    // zero exponent → zero of the sign, NaN → quiet NaN); FP16 against the value rounded alone.
+    auto bf16_rule = [](uint32_t u, Rounding r) {
+        if ((u & 0x7fffffffu) > 0x7f800000u) return (u | 0x00400000u) & 0xffff0000u;
+        uint32_t v = uint32_t(zyx::f32_to_bf16(from_bits(u), r)) << 16;
+        return (v & 0x7f800000u) == 0 ? (v & 0x80000000u) : v;
+    };
+    std::mt19937 rng(17);
+    for (int rep = 0; rep < 10; ++rep) {
+        Tile in = edge_tile(rng);
+        for (Rounding r : {Rounding::NearestEven, Rounding::NearestTiesAway, Rounding::TowardZero}) {
+            Tile b = in, h = in;
+            tile::dest16_round(DataFormat::Float16_b, b.v, r);
+            tile::dest16_round(DataFormat::Float16, h.v, r);
+            for (int i = 0; i < 1024; ++i) {
+                uint32_t u = bits(in.v[i]);
+                ASSERT_EQ(bits(b.v[i]), bf16_rule(u, r)) << "bf16 mode " << int(r) << " element " << i << " bits " << std::hex << u;
+                ASSERT_EQ(bits(h.v[i]), dst_round(DataFormat::Float16, u, r))
+                    << "fp16 mode " << int(r) << " element " << i << " bits " << std::hex << u;
+            }
+        }
+    }
+}
+
 TEST(TileDest16, RejectsNon16BitFormats) {
     Tile t;
     try {
@@ -323,29 +371,6 @@ TEST(TileDest16, RejectsNon16BitFormats) {
 
 // ---- pack_tile_rounded (deferred DST rounding) ------------------------------------------------------
 
-// Random bit patterns biased to the cases rounding and packing treat specially: ties (low 16 or
-// 13 bits exactly half), values one below / above a tie, denormals, ±0, ±inf, NaNs, the largest
-// finite values, and values near the FP16 limits.
-namespace {
-Tile edge_tile(std::mt19937& rng) {
-    static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u,
-                                        0x7f800001u, 0x7f7fffffu, 0xff7fffffu, 0x00000001u, 0x807fffffu, 0x007fffffu,
-                                        0x00800000u, 0x47ffe000u, 0x47fff000u, 0x38800000u, 0x387fffffu, 0xc7ffefffu};
-    Tile t;
-    for (int i = 0; i < 1024; ++i) {
-        uint32_t u = rng();
-        switch (rng() % 6) {
-            case 0: u = specials[rng() % (sizeof specials / sizeof specials[0])]; break;
-            case 1: u = (u & 0xffff0000u) | 0x8000u; break;   // bf16 tie
-            case 2: u = (u & 0xffff0000u) | 0x7fffu; break;   // just below a bf16 tie
-            case 3: u = (u & 0xffffe000u) | 0x1000u; break;   // fp16 mantissa tie
-            default: break;
-        }
-        t.v[i] = from_bits(u);
-    }
-    return t;
-}
-}  // namespace
 
 TEST(TilePackRounded, SameBitsAsDest16RoundThenPack) {
     std::mt19937 rng(11);
