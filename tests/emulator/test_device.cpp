@@ -114,3 +114,37 @@ TEST(EmuDevice, NocCoordinates) {
     Device bh(preset("blackhole-p150"));
     EXPECT_EQ(bh.worker_core({7, 0}), (CoreCoord{10, 2}));
 }
+
+TEST(EmuDevice, CustomSpecsOutsideTheModelAreRefused) {
+    struct Case {
+        const char* field;
+        void (*edit)(DeviceSpec&);
+    };
+    const Case cases[] = {
+        {"num_cbs 65", [](DeviceSpec& s) { s.num_cbs = 65; }},
+        {"dram_banks 0", [](DeviceSpec& s) { s.dram_banks = 0; }},
+        {"dram_banks 100", [](DeviceSpec& s) { s.dram_banks = 100; }},
+        {"grid 46x8", [](DeviceSpec& s) { s.grid_x = 46; }},
+        {"grid 8x0", [](DeviceSpec& s) { s.grid_y = 0; }},
+        {"powers of two", [](DeviceSpec& s) { s.dram_alignment = 48; }},
+        {"l1_bytes 4194304", [](DeviceSpec& s) { s.l1_bytes = 4u << 20; }},
+        {"noc_max_burst is 0", [](DeviceSpec& s) { s.noc_max_burst = 0; }},
+    };
+    for (const Case& c : cases) {
+        DeviceSpec s = preset("wormhole-n150");
+        s.name = "custom";
+        c.edit(s);
+        Error e = expect_error([&] { Device d(s); });
+        EXPECT_EQ(e.status(), ErrorStatus::InvalidArgument) << e.what();
+        EXPECT_NE(e.message().find("device spec 'custom'"), std::string::npos) << e.message();
+        EXPECT_NE(e.message().find(c.field), std::string::npos) << "want '" << c.field << "' in: " << e.message();
+    }
+    DeviceSpec bh = preset("blackhole-p150");
+    bh.grid_x = 15;  // Blackhole has 14 Tensix columns
+    EXPECT_EQ(expect_error([&] { Device d(bh); }).status(), ErrorStatus::InvalidArgument);
+    DeviceSpec ok = preset("wormhole-n150");
+    ok.grid_x = ok.grid_y = 2;
+    ok.num_cbs = 64;
+    Device d(ok);  // a smaller custom chip is fine
+    EXPECT_EQ(d.spec().grid_x, 2u);
+}

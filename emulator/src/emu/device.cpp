@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "core/error.hpp"
@@ -23,10 +24,40 @@ constexpr uint64_t kDramBase = 4096;
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+bool power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// A DeviceSpec the emulator can model: the limits come from its own tables and layouts (NoC
+// coordinates are 6 bits, per-core state has room for 64 CBs and 64 DRAM banks, every core's L1
+// window is kL1Stride apart with a guard page, kernels' reserved L1 area is 64 KiB).
+const DeviceSpec& checked(const DeviceSpec& s) {
+    auto bad = [&](const std::string& what) {
+        throw Error(ErrorStatus::InvalidArgument, "device spec '" + s.name + "': " + what);
+    };
+    uint32_t max_x = s.arch == Arch::Wormhole ? 63 - 18 : uint32_t(std::size(kBlackholeTensixX));
+    uint32_t max_y = s.arch == Arch::Wormhole ? 63 - 18 : 63 - 2;
+    if (s.grid_x == 0 || s.grid_y == 0 || s.grid_x > max_x || s.grid_y > max_y)
+        bad("grid " + std::to_string(s.grid_x) + "x" + std::to_string(s.grid_y) + " is outside 1x1 … " +
+            std::to_string(max_x) + "x" + std::to_string(max_y));
+    if (s.l1_unreserved_base < 0x10000 || s.l1_bytes <= s.l1_unreserved_base || s.l1_bytes > kL1Stride - 4096)
+        bad("l1_bytes " + std::to_string(s.l1_bytes) + " / l1_unreserved_base " + std::to_string(s.l1_unreserved_base) +
+            " (need 65536 <= base < l1_bytes <= " + std::to_string(kL1Stride - 4096) + ")");
+    uint32_t max_banks = s.arch == Arch::Wormhole ? 64 : 62;
+    if (s.dram_banks == 0 || s.dram_banks > max_banks)
+        bad("dram_banks " + std::to_string(s.dram_banks) + " is outside 1 … " + std::to_string(max_banks));
+    if (s.dram_bank_bytes <= kDramBase)
+        bad("dram_bank_bytes " + std::to_string(s.dram_bank_bytes) + " is too small");
+    if (!power_of_two(s.dram_alignment) || !power_of_two(s.l1_alignment))
+        bad("alignments must be powers of two (dram " + std::to_string(s.dram_alignment) + ", l1 " +
+            std::to_string(s.l1_alignment) + ")");
+    if (s.num_cbs == 0 || s.num_cbs > 64) bad("num_cbs " + std::to_string(s.num_cbs) + " is outside 1 … 64");
+    if (s.noc_max_burst == 0) bad("noc_max_burst is 0");
+    return s;
+}
+
 }  // namespace
 
 Device::Impl::Impl(const DeviceSpec& s, const DeviceOptions& o)
-    : spec(s),
+    : spec(checked(s)),
       options(o),
       l1(s.grid_x * s.grid_y, s.l1_bytes),
       dram(s.dram_banks, s.dram_bank_bytes),

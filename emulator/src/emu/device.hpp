@@ -163,6 +163,9 @@ struct DeviceStats {
 
 class Device {
 public:
+    // A spec other than a preset is checked against what the emulator can model (grid within
+    // the NoC coordinates, at most 64 CBs and 64 DRAM banks, power-of-two alignments, L1 that
+    // fits its window); InvalidArgument names the field otherwise.
     explicit Device(const DeviceSpec& spec, const DeviceOptions& options = {});
     ~Device();
     Device(const Device&) = delete;
