@@ -280,8 +280,7 @@ uint8_t* own_l1(Fiber& f, uint32_t addr, uint32_t size, const char* api, const c
 
 void check_alignment(const char* api, uint64_t a, uint64_t b, bool dram) {
     uint32_t A = dram ? dev().spec.dram_alignment : dev().spec.l1_alignment;
-    bool differ = (A & (A - 1)) == 0 ? ((a ^ b) & (A - 1)) != 0 : a % A != b % A;  // powers of two: a mask
-    if (differ) [[unlikely]] alignment_fault(api, a, b, dram, A);
+    if (((a ^ b) & (A - 1)) != 0) [[unlikely]] alignment_fault(api, a, b, dram, A);  // A: a power of two (DeviceSpec)
 }
 
 [[noreturn]] ZYX_EMU_COLD void zero_length_fault(const char* api) {
