@@ -1,5 +1,7 @@
 #include "backend/host/host_allocator.hpp"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 
 namespace zyx::backend::host {
@@ -25,12 +27,18 @@ void* HostAllocator::alloc(uint64_t bytes) {
         ++reuses_;
         return p;
     }
-    uint64_t sz = (c + 63) & ~uint64_t(63);  // aligned_alloc wants a multiple of the alignment
-    void* p = std::aligned_alloc(64, sz);
+    // Blocks of 2 MiB and more are aligned to 2 MiB and offered to the kernel as transparent huge
+    // pages: one fault per 2 MiB instead of 512 (each ~16 µs here) and fewer TLB misses when a
+    // kernel streams through the buffer. madvise is only advice; failure changes nothing.
+    constexpr uint64_t kHuge = uint64_t(2) << 20;
+    uint64_t align = c >= kHuge ? kHuge : 64;
+    uint64_t sz = (c + align - 1) & ~(align - 1);  // aligned_alloc wants a multiple of the alignment
+    void* p = std::aligned_alloc(align, sz);
     if (!p) {
         trim();  // give the cache back and try once more
-        p = std::aligned_alloc(64, sz);
+        p = std::aligned_alloc(align, sz);
     }
+    if (p && align == kHuge) ::madvise(p, sz, MADV_HUGEPAGE);
     if (p) ++systems_;
     return p;
 }
