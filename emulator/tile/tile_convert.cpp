@@ -25,25 +25,9 @@ using detail::float_of;
 
 namespace detail {
 
-const char* format_name(DataFormat f) {
-    switch (f) {
-        case DataFormat::Float32: return "Float32";
-        case DataFormat::Float16: return "Float16";
-        case DataFormat::Bfp8: return "Bfp8";
-        case DataFormat::Float16_b: return "Float16_b";
-        case DataFormat::Bfp8_b: return "Bfp8_b";
-        case DataFormat::Int32: return "Int32";
-        case DataFormat::UInt16: return "UInt16";
-        case DataFormat::UInt32: return "UInt32";
-        case DataFormat::UInt8: return "UInt8";
-        case DataFormat::Invalid: return "Invalid";
-    }
-    return "unknown";
-}
-
 void throw_unsupported_format(const char* fn, DataFormat f) {
     throw Error(ErrorStatus::Unsupported,
-                std::string("Unsupported: tile::") + fn + ": data format " + format_name(f) + " (" +
+                std::string("Unsupported: tile::") + fn + ": data format " + data_format_name(f) + " (" +
                     std::to_string(unsigned(f)) + ") is not implemented by the emulator's tile math");
 }
 

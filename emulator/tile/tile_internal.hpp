@@ -22,10 +22,6 @@ inline float flush_denormal(float x) {
     return (u & 0x7f800000u) == 0 ? float_of(u & 0x80000000u) : x;
 }
 
-// "Float16_b (5)" style name for error messages; independent of device.hpp's data_format_name so
-// this library links without the emulator.
-const char* format_name(DataFormat f);
-
 // Throws Error(Unsupported, "Unsupported: tile::<fn>: data format <name> (<code>) …").
 [[noreturn]] void throw_unsupported_format(const char* fn, DataFormat f);
 

@@ -42,31 +42,5 @@ std::vector<std::string> preset_names() {
     return out;
 }
 
-uint32_t tile_size_bytes(DataFormat f) {
-    switch (f) {
-        case DataFormat::Float32: case DataFormat::Int32: case DataFormat::UInt32: return 4096;
-        case DataFormat::Float16: case DataFormat::Float16_b: case DataFormat::UInt16: return 2048;
-        case DataFormat::Bfp8: case DataFormat::Bfp8_b: return 1088;
-        case DataFormat::UInt8: return 1024;
-        case DataFormat::Invalid: break;
-    }
-    return 0;
-}
-
-const char* data_format_name(DataFormat f) {
-    switch (f) {
-        case DataFormat::Float32: return "Float32";
-        case DataFormat::Float16: return "Float16";
-        case DataFormat::Bfp8: return "Bfp8";
-        case DataFormat::Float16_b: return "Float16_b";
-        case DataFormat::Bfp8_b: return "Bfp8_b";
-        case DataFormat::Int32: return "Int32";
-        case DataFormat::UInt16: return "UInt16";
-        case DataFormat::UInt32: return "UInt32";
-        case DataFormat::UInt8: return "UInt8";
-        case DataFormat::Invalid: break;
-    }
-    return "Invalid";
-}
 
 }  // namespace zyx::emu
