@@ -177,6 +177,9 @@ struct View {
     bool operator==(const View&) const = default;
 };
 
+// Strides (in elements) of a row-major array of `shape`: the last axis has stride 1.
+std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape);
+
 // "[4,8]" or "[4,8]/s(8,1)+0" style text for messages and logs.
 std::string shape_string(const std::vector<int64_t>& shape);
 std::string view_string(const View& v);

@@ -19,16 +19,6 @@ int64_t product(const std::vector<int64_t>& s) {
     return n;
 }
 
-std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
-    std::vector<int64_t> st(shape.size());
-    int64_t s = 1;
-    for (size_t d = shape.size(); d-- > 0;) {
-        st[d] = s;
-        s *= shape[d];
-    }
-    return st;
-}
-
 // The mask of `l` made explicit (full box when there is none).
 void explicit_mask(ViewLayer& l) {
     if (l.has_mask()) return;
@@ -340,6 +330,16 @@ std::string view_string(const View& v) {
         if (l.has_mask()) os << " mask " << shape_string(l.mask_begin) << ".." << shape_string(l.mask_end);
     }
     return os.str();
+}
+
+std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
+    std::vector<int64_t> st(shape.size());
+    int64_t s = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+        st[d] = s;
+        s *= shape[d];
+    }
+    return st;
 }
 
 }  // namespace zyx::kernel

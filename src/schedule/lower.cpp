@@ -26,16 +26,6 @@ namespace {
 
 std::vector<int> to_int(const std::vector<int64_t>& v) { return std::vector<int>(v.begin(), v.end()); }
 
-std::vector<int64_t> row_major(const std::vector<int64_t>& shape) {
-    std::vector<int64_t> st(shape.size());
-    int64_t s = 1;
-    for (size_t d = shape.size(); d-- > 0;) {
-        st[d] = s;
-        s *= shape[d];
-    }
-    return st;
-}
-
 bool has_pad(const std::vector<Move>& moves) {
     return std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.kind == OpKind::pad; });
 }
@@ -82,7 +72,7 @@ View view_window(const View& v, const std::vector<int64_t>& args) {
     // plain strided layer), else those of a row-major walk over the layer's shape in a new layer
     // on top (a mask cannot be expressed on oh·sh + kh·dh).
     bool in_place = !top.has_mask();
-    std::vector<int64_t> base = in_place ? top.strides : row_major(top.shape);
+    std::vector<int64_t> base = in_place ? top.strides : kernel::row_major_strides(top.shape);
     std::vector<int64_t> st(base.begin(), base.begin() + p);
     int64_t h = base[size_t(p)], w = base[size_t(p) + 1];
     st.insert(st.end(), {sh * h, sw * w, dh * h, dw * w});
