@@ -261,6 +261,42 @@ TEST(Interpreter, ReduceValues) {
     expect_same(D(DType::bool_, run_reduce(Op::reduce_max, DType::bool_, 2, 2, I(DType::bool_, {0, 1, 0, 0}))), {1, 0}, "any");
 }
 
+// A reduce of a level-0 operand (constant, scalar, level-0 load) folds it once per reduced
+// index, over every reduce axis: out[i] = sum over [5,13] of -6 = -390 ≡ 0x7a in i8 (the host
+// backend once summed 13 elements only; random-kernel seed 2, kernel 54).
+TEST(Interpreter, ReduceOfLevel0OperandCoversEveryReduceAxis) {
+    for (int kind = 0; kind < 3; ++kind) {
+        Kernel k;
+        k.shape = {2, 5, 13};
+        k.reduce_axes = 2;
+        std::vector<std::vector<uint8_t>> store;
+        std::vector<uint64_t> scalars;
+        int x;
+        if (kind == 0) {
+            x = k.constant_int(DType::i8, -6);
+        } else if (kind == 1) {
+            x = k.scalar(k.add_scalar(DType::i8));
+            scalars.push_back(bits_from_int(DType::i8, -6));
+        } else {
+            x = k.load(k.add_input(DType::i8, View::contiguous({2})));
+            store.push_back(pack(DType::i8, I(DType::i8, {-6, -6})));
+        }
+        int sum = k.reduce(Op::reduce_sum, x);
+        int prod = k.reduce(Op::reduce_prod, k.binary(Op::add, k.cast(x, DType::i32), k.constant_int(DType::i32, 9)));
+        k.add_output(DType::i8, View::contiguous({2}), sum);
+        k.add_output(DType::i32, View::contiguous({2}), prod);
+        store.push_back(std::vector<uint8_t>(3, 0));
+        store.push_back(std::vector<uint8_t>(9, 0));
+        std::vector<BufferRef> refs;
+        for (auto& s : store) refs.push_back({s.data(), s.size()});
+        interpret(k, refs, scalars);
+        size_t o = store.size() - 2;
+        EXPECT_EQ(unpack(DType::i8, store[o], 2), (std::vector<uint64_t>{0x7a, 0x7a})) << "kind " << kind;
+        // product of 65 threes: 3^65 mod 2^32
+        EXPECT_EQ(unpack(DType::i32, store[o + 1], 2), (std::vector<uint64_t>{0x6c7c3703, 0x6c7c3703})) << "kind " << kind;
+    }
+}
+
 TEST(Interpreter, MatmulWithEpilogue) {
     // A = [[1,2,3],[4,5,6]] (2×3), B = [[1,-1],[0,2],[-1,0]] (3×2); A@B = [[-2,3],[-2,6]]; relu.
     int64_t M = 2, K = 3, N = 2;

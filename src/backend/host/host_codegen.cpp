@@ -340,12 +340,26 @@ struct Codegen {
         os << ind << "const " << ctype(nd.dtype) << " " << n(i) << " = " << e << ";\n";
     }
 
-    // Combining step of a reduce; for float max/min also records NaNs in `nanflag`.
+    // Type of the accumulator of a reduce. Integer sums and products accumulate in a wide
+    // unsigned type (uint32_t up to 32 bits, uint64_t for 64) and are truncated at the end: the
+    // low bits are the wrapped result, and unsigned arithmetic cannot overflow. The accumulator
+    // of an `omp simd reduction` is combined by the compiler with its own `+`/`*` in the
+    // accumulator's type, where signed overflow is undefined: with an int8_t accumulator GCC 12
+    // -O3 proved a loop-invariant sum over two reduce axes "overflows" and ran one outer
+    // iteration only.
+    static std::string acc_type(Op op, DType t) {
+        if (dtype_is_int(t) && (op == Op::reduce_sum || op == Op::reduce_prod))
+            return dtype_size(t) == 8 ? "uint64_t" : "uint32_t";
+        return ctype(t);
+    }
+
+    // Combining step of a reduce into an accumulator of acc_type(op, t).
     std::string combine(Op op, DType t, const std::string& acc, const std::string& x) {
         bool f = dtype_is_float(t);
+        std::string W = acc_type(op, t);
         switch (op) {
-            case Op::reduce_sum: return f ? acc + " + " + x : t == DType::bool_ ? "" : "zx_add(" + acc + ", " + x + ")";
-            case Op::reduce_prod: return f ? acc + " * " + x : "zx_mul(" + acc + ", " + x + ")";
+            case Op::reduce_sum: return f ? acc + " + " + x : acc + " + (" + W + ")" + x;
+            case Op::reduce_prod: return f ? acc + " * " + x : acc + " * (" + W + ")" + x;
             case Op::reduce_max:
                 if (t == DType::bool_) return "(bool)(" + acc + " | " + x + ")";
                 return "(" + x + " > " + acc + " ? " + x + " : " + acc + ")";
@@ -444,8 +458,9 @@ struct Codegen {
 
     void emit_reduce(int i, const std::string& ind) {
         const Node& rd = k.nodes[size_t(i)];
-        std::string T = ctype(rd.dtype), acc = "acc" + std::to_string(i);
+        std::string T = acc_type(rd.op, rd.dtype), acc = "acc" + std::to_string(i);
         std::string id = literal(rd.dtype, identity_bits(rd.op, rd.dtype));
+        if (T != ctype(rd.dtype)) id = "(" + T + ")" + id;
         bool nan = dtype_is_float(rd.dtype) && (rd.op == Op::reduce_max || rd.op == Op::reduce_min);
         std::string combine_fn = rd.op == Op::reduce_max ? "zx_max" : "zx_min";
         if (!cache_owner.empty())
@@ -477,7 +492,7 @@ struct Codegen {
         }
         std::string qnan = T == "double" ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
         if (nan) os << ind << "const " << T << " " << n(i) << " = " << acc << "_nan ? " << qnan << " : " << acc << ";\n";
-        else os << ind << "const " << T << " " << n(i) << " = " << acc << ";\n";
+        else os << ind << "const " << ctype(rd.dtype) << " " << n(i) << " = (" << ctype(rd.dtype) << ")" << acc << ";\n";
     }
 
     void emit_level0(int i, const std::string& ind, bool cached = false) {

@@ -1,0 +1,91 @@
+// Hand-built kernels for bugs the seeded random-kernel test found (tests/host/test_random_kernels.cpp,
+// seed and kernel number in each test's comment). Each one failed before its fix. Expected values
+// are computed here by hand, not taken from the interpreter alone.
+#include <gtest/gtest.h>
+
+#include "host_test_util.hpp"
+
+using namespace zyx;
+using namespace zyx::kernel;
+using namespace zyx::backend;
+using namespace zyx::backend::host;
+using namespace zyx::host_test;
+
+namespace {
+
+const DType kInts[] = {DType::i8, DType::i16, DType::i32, DType::i64, DType::u8, DType::u16, DType::u32, DType::u64};
+
+uint64_t low_bits(DType t, uint64_t v) {
+    size_t n = dtype_size(t);
+    return n == 8 ? v : v & ((uint64_t(1) << (8 * n)) - 1);
+}
+
+}  // namespace
+
+// Seed 2, kernel 54: reduce_sum.i8 of constant -6 over reduce axes [5,13] gave -6·13 (one outer
+// iteration). The host accumulated in int8_t under `omp simd reduction(+:acc)`, whose combining
+// step the compiler performs in the accumulator type with signed overflow undefined; GCC 12 -O3
+// proved the loop-invariant sum overflows and dropped the outer iterations. Every integer dtype,
+// sum and product, of a constant, a scalar and a level-0 load, over two and three reduce axes.
+TEST(HostRegressions, IntegerReduceOfLoopInvariantOverSeveralReduceAxes) {
+    HostPool pool;
+    HostDevice dev(pool);
+    struct Expect {
+        DType t;
+        int64_t count;
+        uint64_t bits;
+    };
+    std::vector<Case> cases;
+    std::vector<Expect> expect;
+    for (DType t : kInts)
+        for (Op op : {Op::reduce_sum, Op::reduce_prod})
+            for (int kind = 0; kind < 3; ++kind)
+                for (std::vector<int64_t> reduce : {std::vector<int64_t>{5, 13}, std::vector<int64_t>{3, 4, 7}}) {
+                    Case c;
+                    Kernel& k = c.kernel;
+                    k.shape = {2};
+                    k.shape.insert(k.shape.end(), reduce.begin(), reduce.end());
+                    k.reduce_axes = uint32_t(reduce.size());
+                    // sum: -6 (large unsigned values for unsigned types); prod: 3 (odd, so no
+                    // power of two wipes the low bits).
+                    int64_t v = op == Op::reduce_sum ? -6 : 3;
+                    uint64_t vbits = bits_from_int(t, v);
+                    int x;
+                    if (kind == 0) {
+                        x = k.constant_int(t, v);
+                    } else if (kind == 1) {
+                        x = k.scalar(k.add_scalar(t));
+                        c.scalars.push_back(vbits);
+                    } else {
+                        x = k.load(k.add_input(t, View::contiguous({2})));
+                        std::vector<uint8_t> in(2 * dtype_size(t) + 1, 0);
+                        std::memcpy(in.data(), &vbits, dtype_size(t));
+                        std::memcpy(in.data() + dtype_size(t), &vbits, dtype_size(t));
+                        c.buffers.push_back(in);
+                    }
+                    k.add_output(t, View::contiguous({2}), k.reduce(op, x));
+                    c.buffers.push_back(std::vector<uint8_t>(2 * dtype_size(t) + 1, 0x5a));
+                    int64_t count = k.reduce_numel();
+                    uint64_t want = op == Op::reduce_sum ? uint64_t(v) * uint64_t(count) : 1;
+                    if (op == Op::reduce_prod)
+                        for (int64_t i = 0; i < count; ++i) want *= uint64_t(v);
+                    cases.push_back(c);
+                    expect.push_back({t, count, low_bits(t, want)});
+                }
+    std::vector<const Kernel*> kernels;
+    for (const Case& c : cases) kernels.push_back(&c.kernel);
+    std::vector<ProgramId> ids = dev.compile_batch(kernels);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const Case& c = cases[i];
+        size_t sz = dtype_size(expect[i].t);
+        auto want = run_reference(c);
+        auto got = run_host(pool, dev, ids[i], c);
+        for (int e = 0; e < 2; ++e) {
+            uint64_t w = 0, g = 0;
+            std::memcpy(&w, want.back().data() + e * sz, sz);
+            std::memcpy(&g, got.back().data() + e * sz, sz);
+            EXPECT_EQ(w, expect[i].bits) << "interpreter, element " << e << "\n" << kernel_string(c.kernel);
+            EXPECT_EQ(g, expect[i].bits) << "host, element " << e << "\n" << kernel_string(c.kernel);
+        }
+    }
+}
