@@ -25,8 +25,10 @@ uint64_t low_bits(DType t, uint64_t v) {
 // Seed 2, kernel 54: reduce_sum.i8 of constant -6 over reduce axes [5,13] gave -6·13 (one outer
 // iteration). The host accumulated in int8_t under `omp simd reduction(+:acc)`, whose combining
 // step the compiler performs in the accumulator type with signed overflow undefined; GCC 12 -O3
-// proved the loop-invariant sum overflows and dropped the outer iterations. Every integer dtype,
-// sum and product, of a constant, a scalar and a level-0 load, over two and three reduce axes.
+// proved the loop-invariant sum overflows and dropped the outer iterations. Seed 2, kernel 1149:
+// the same undefined overflow (reduce_sum.i32 of constant 1665940000 over [5,8]) made a loop
+// that never ended (the test hung). Every integer dtype, sum and product, of a constant, a
+// scalar and a level-0 load, over two and three reduce axes, with small and large values.
 TEST(HostRegressions, IntegerReduceOfLoopInvariantOverSeveralReduceAxes) {
     HostPool pool;
     HostDevice dev(pool);
@@ -40,7 +42,8 @@ TEST(HostRegressions, IntegerReduceOfLoopInvariantOverSeveralReduceAxes) {
     for (DType t : kInts)
         for (Op op : {Op::reduce_sum, Op::reduce_prod})
             for (int kind = 0; kind < 3; ++kind)
-                for (std::vector<int64_t> reduce : {std::vector<int64_t>{5, 13}, std::vector<int64_t>{3, 4, 7}}) {
+                for (std::vector<int64_t> reduce : {std::vector<int64_t>{5, 13}, std::vector<int64_t>{3, 4, 7}})
+                    for (bool big : {false, true}) {
                     Case c;
                     Kernel& k = c.kernel;
                     k.shape = {2};
@@ -49,6 +52,7 @@ TEST(HostRegressions, IntegerReduceOfLoopInvariantOverSeveralReduceAxes) {
                     // sum: -6 (large unsigned values for unsigned types); prod: 3 (odd, so no
                     // power of two wipes the low bits).
                     int64_t v = op == Op::reduce_sum ? -6 : 3;
+                    if (big) v = int64_t(0x6363636363636363ull >> (64 - 8 * dtype_size(t)));
                     uint64_t vbits = bits_from_int(t, v);
                     int x;
                     if (kind == 0) {
@@ -71,7 +75,7 @@ TEST(HostRegressions, IntegerReduceOfLoopInvariantOverSeveralReduceAxes) {
                         for (int64_t i = 0; i < count; ++i) want *= uint64_t(v);
                     cases.push_back(c);
                     expect.push_back({t, count, low_bits(t, want)});
-                }
+                    }
     std::vector<const Kernel*> kernels;
     for (const Case& c : cases) kernels.push_back(&c.kernel);
     std::vector<ProgramId> ids = dev.compile_batch(kernels);
