@@ -7,8 +7,14 @@
 //   bf16                 |got - want| <= 1.6e-2·|want| + 1.6e-2·scale (one bf16 ulp is ~8e-3)
 // where scale is 1, or for kernels with a sum/prod reduce, max(1, largest |want| in the buffer)
 // times the reduced element count (reordered float sums). NaN matches NaN; ±inf must match.
+// The dtype whose tolerance applies is the least precise of the output's dtype and of every float
+// dtype in which a value that may differ is computed or rounded on the way to the output: a value
+// differs after a library function (exp exp2 log log2 sin cos tanh sigmoid pow) or a float
+// sum/prod reduce, and so does every node computed from it (tanh.f32 → cast.f64 is compared
+// with the f32 tolerance; exact ops, loads and casts of exact values keep the output's own).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -76,6 +82,36 @@ inline Tolerance tolerance_of(DType t) {
     }
 }
 
+// Whether the host may compute op on float dtype t differently from the interpreter (another
+// libm implementation, another summation order). IEEE-exact ops (+ - * / sqrt fmod, casts …) are
+// computed identically (-ffp-contract=off).
+inline bool may_differ(kernel::Op op, DType t) {
+    using kernel::Op;
+    if (!dtype_is_float(t)) return false;
+    switch (op) {
+        case Op::exp: case Op::exp2: case Op::log: case Op::log2: case Op::sin: case Op::cos: case Op::tanh:
+        case Op::sigmoid: case Op::pow: case Op::reduce_sum: case Op::reduce_prod: return true;
+        default: return false;
+    }
+}
+
+// Tolerance for an output of dtype `out` holding node `root`: the loosest of `out`'s and of the
+// float dtypes where a value that may differ is computed or rounded on the way to `root`.
+inline Tolerance output_tolerance(const Kernel& k, int root, DType out) {
+    std::vector<double> err(k.nodes.size(), 0);  // rtol a difference in node i is worth; 0 = none
+    for (size_t i = 0; i <= size_t(root); ++i) {
+        const kernel::Node& nd = k.nodes[i];
+        double e = 0;
+        for (int s = 0; s < kernel::op_arity(nd.op); ++s) e = std::max(e, err[size_t(nd.src[s])]);
+        if ((e > 0 || may_differ(nd.op, nd.dtype)) && dtype_is_float(nd.dtype))
+            e = std::max(e, tolerance_of(nd.dtype).rtol);
+        err[i] = e;
+    }
+    Tolerance t = tolerance_of(out);
+    double e = err[size_t(root)];
+    return {std::max(t.rtol, e), std::max(t.atol, e)};
+}
+
 // "" when the output buffers agree within tolerance, else a description of the first mismatch.
 inline std::string compare_outputs(const Kernel& k, const std::vector<std::vector<uint8_t>>& want,
                                    const std::vector<std::vector<uint8_t>>& got) {
@@ -99,7 +135,7 @@ inline std::string compare_outputs(const Kernel& k, const std::vector<std::vecto
             }
             scale = big * double(std::max<int64_t>(1, k.reduce_numel()));
         }
-        Tolerance tol = tolerance_of(t);
+        Tolerance tol = output_tolerance(k, k.outputs[o].node, t);
         for (size_t i = 0; i < n; ++i) {
             uint64_t wb = value(want[b], i), gb = value(got[b], i);
             if (wb == gb) continue;
