@@ -141,3 +141,49 @@ TEST(HostRegressions, ToleranceFollowsTheLeastPreciseInexactDtypeOnThePath) {
     std::memcpy(off[3].data(), &v, 8);
     EXPECT_NE(compare_outputs(k, want, off), "");
 }
+
+// Seed 10, kernel 900: cast.f16 of an add.f16. 16-bit floats are carried in f32 unrounded, so a
+// cast to f16 from f16 must round (docs/ir.md §4); the host treated it as a no-op and returned
+// the f32 sum. Sums chosen between two neighbours of the 16-bit dtype (ties go to even).
+TEST(HostRegressions, CastOfA16BitFloatToItsOwnDtypeRounds) {
+    HostPool pool;
+    HostDevice dev(pool);
+    struct Want {
+        DType t;
+        double a, b, sum;  // a + b in f32, then rounded to t
+    };
+    const Want wants[] = {
+        {DType::f16, 1.0, 0.00048828125, 1.0},                  // tie, to even
+        {DType::f16, 1.0, 0.000732421875, 1.0009765625},        // 1 + 1.5·2^-11: up
+        {DType::bf16, 1.0, 0.00390625, 1.0},                    // tie, to even
+        {DType::bf16, -2.0, -0.0234375, -2.03125},              // -(2 + 1.5 ulps): tie, to even
+    };
+    for (const Want& w : wants) {
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {2};
+        int a = k.load(k.add_input(w.t, View::contiguous({2})));
+        int b = k.load(k.add_input(w.t, View::contiguous({2})));
+        int out = k.cast(k.cast(k.binary(Op::add, a, b), w.t), DType::f64);
+        k.add_output(DType::f64, View::contiguous({2}), out);
+        for (double v : {w.a, w.b}) {
+            uint64_t bits = bits_from_double(w.t, v);
+            ASSERT_EQ(double_from_bits(w.t, bits), v) << "input not exact in " << dtype_name(w.t);
+            std::vector<uint8_t> buf(5);
+            std::memcpy(buf.data(), &bits, 2);
+            std::memcpy(buf.data() + 2, &bits, 2);
+            c.buffers.push_back(buf);
+        }
+        c.buffers.push_back(std::vector<uint8_t>(17, 0));
+        ProgramId p = dev.compile(k);
+        auto want = run_reference(c);
+        auto got = run_host(pool, dev, p, c);
+        for (int e = 0; e < 2; ++e) {
+            double iv, hv;
+            std::memcpy(&iv, want[2].data() + 8 * e, 8);
+            std::memcpy(&hv, got[2].data() + 8 * e, 8);
+            EXPECT_EQ(iv, w.sum) << "interpreter, " << dtype_name(w.t) << " " << w.a << " + " << w.b;
+            EXPECT_EQ(hv, w.sum) << "host, " << dtype_name(w.t) << " " << w.a << " + " << w.b;
+        }
+    }
+}

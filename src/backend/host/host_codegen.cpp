@@ -191,7 +191,9 @@ struct Codegen {
     }
 
     std::string cast_expr(DType from, DType to, const std::string& a) {
-        if (from == to) return a;
+        // A 16-bit float is carried unrounded in f32 (add.f16 of two f16 values), so a cast to
+        // its own dtype still rounds (docs/ir.md §4).
+        if (from == to && to != DType::f16 && to != DType::bf16) return a;
         if (to == DType::bool_) return "(" + a + " != 0)";
         std::string x = from == DType::bool_ ? "(" + a + " ? 1 : 0)" : a;
         if (dtype_is_float(to)) {
