@@ -637,6 +637,11 @@ struct Codegen {
         int64_t work = gnum * std::max<int64_t>(1, rnum);
         if (par_axis < 0 && work >= kParallelWork && tasks > 1) os << "  #pragma omp parallel for schedule(dynamic, 1)\n";
         os << "  for (int64_t zt = 0; zt < " << tasks << "; ++zt) {\n";
+        // Only the inner loop is to be vectorised. With a short constant row GCC 12 unrolls the
+        // inner loop and vectorises this one instead, and there it gives every masked load of a
+        // vector group the mask of the first copy (padded rows read wrongly). An asm statement
+        // keeps the vectoriser off this loop.
+        os << "    __asm__ volatile(\"\");\n";
         os << "    const int64_t zrow = zt / " << nblk << ", zc0 = (zt % " << nblk << ") * " << blk << ";\n";
         os << "    const int64_t zc1 = zc0 + " << blk << " < " << cols << " ? zc0 + " << blk << " : " << cols << ";\n";
         os << "    int64_t zr = zrow; (void)zr;\n";
