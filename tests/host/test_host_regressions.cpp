@@ -263,3 +263,38 @@ TEST(HostRegressions, MaskedLoadOnRowAxisWithShortRows) {
             }
     }
 }
+
+// Seed 23, kernel 1222 (and 14/556, 17/1499, 23/451 through casts to integers): a float product
+// reordered into simd lanes overflows and underflows at other steps than the interpreter's
+// row-major order: [0, 1e30, 1e30, …] is 0 in order, but a lane without the 0 reaches inf and
+// 0·inf = NaN. The host now multiplies floats in order (bit-exact with the interpreter).
+TEST(HostRegressions, FloatProductKeepsTheInterpreterOrder) {
+    HostPool pool;
+    HostDevice dev(pool);
+    for (DType t : {DType::f32, DType::f64, DType::bf16}) {
+        const int64_t n = 40;
+        double big = t == DType::f64 ? 1e300 : 1e30;
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {2, n};
+        k.reduce_axes = 1;
+        int x = k.load(k.add_input(t, View::contiguous({2, n})));
+        k.add_output(t, View::contiguous({2}), k.reduce(Op::reduce_prod, x));
+        size_t sz = dtype_size(t);
+        std::vector<uint8_t> in(size_t(2 * n) * sz + 1);
+        for (int64_t i = 0; i < 2 * n; ++i) {
+            bool zero = i == 0 || i == n + 4;  // row 0: the 0 comes first; row 1: after overflow
+            uint64_t bits = bits_from_double(t, zero ? 0.0 : big);
+            std::memcpy(in.data() + size_t(i) * sz, &bits, sz);
+        }
+        c.buffers = {in, std::vector<uint8_t>(2 * sz + 1, 0)};
+        ProgramId p = dev.compile(k);
+        for (const auto& out : {run_reference(c), run_host(pool, dev, p, c)}) {
+            uint64_t b0 = 0, b1 = 0;
+            std::memcpy(&b0, out[1].data(), sz);
+            std::memcpy(&b1, out[1].data() + sz, sz);
+            EXPECT_EQ(b0, 0u) << dtype_name(t) << ": 0 · big · … is +0";
+            EXPECT_TRUE(std::isnan(double_from_bits(t, b1))) << dtype_name(t) << ": big⁴ = inf, inf · 0 = NaN";
+        }
+    }
+}

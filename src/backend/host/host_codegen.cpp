@@ -445,6 +445,13 @@ struct Codegen {
             os << in2 << "}\n";
             os << in2 << "for (int zj = 0; zj < " << lanes << "; ++zj) " << acc << " = " << acc << " + zlane[zj];\n";
             os << ind << "}\n";
+        } else if (rd.op == Op::reduce_prod && dtype_is_float(rd.dtype)) {
+            // Float products run in the interpreter's order: a reordered product overflows and
+            // underflows at other steps (0·inf = NaN in one order, 0 in the other).
+            os << ind << "for (int64_t " << var(d) << " = " << lo << "; " << var(d) << " < " << hi << "; ++" << var(d)
+               << ") {\n";
+            emit_body(ind + "  ", acc);
+            os << ind << "}\n";
         } else {
             os << ind << simd_clause(rd.op, rd.dtype, acc, nan);
             os << ind << "for (int64_t " << var(d) << " = " << lo << "; " << var(d) << " < " << hi << "; ++" << var(d)
@@ -579,7 +586,10 @@ struct Codegen {
             varies_last[i] = v;
         }
         int64_t gnum = k.global_numel(), rnum = k.reduce_numel();
-        if (!mm.use_blas && R > 0 && gnum <= 8 && rnum >= kParallelWork)
+        bool float_product = false;  // never split: float products keep the interpreter's order
+        for (size_t i = 0; i < N; ++i)
+            float_product = float_product || (needed[i] && k.nodes[i].op == Op::reduce_prod && dtype_is_float(dt(int(i))));
+        if (!mm.use_blas && R > 0 && gnum <= 8 && rnum >= kParallelWork && !float_product)
             for (size_t d = G; d < G + R; ++d)
                 if (k.shape[d] >= 16) {
                     par_axis = int(d);
