@@ -4,7 +4,8 @@
 // with the reference interpreter: bit-exact for integers and bool, within the tolerance of
 // host_test_util.hpp for floats. Kernels are compiled in a few batches to keep the suite fast.
 //
-// ZYX_RANDOM_KERNELS=<n> runs n kernels instead of the default; ZYX_RANDOM_SEED=<s> another seed;
+// By default seeds 1 and 2 run, 480 kernels each. ZYX_RANDOM_KERNELS=<n> runs n kernels per seed;
+// ZYX_RANDOM_SEED=<s> runs seed s only;
 // ZYX_RANDOM_FIRST=<i> starts at kernel i (kernel i of a seed is the same whatever runs before it);
 // ZYX_RANDOM_TRACE=1 prints each kernel number before it runs.
 #include <gtest/gtest.h>
@@ -243,15 +244,12 @@ uint64_t env_or(const char* name, uint64_t fallback) {
     return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-}  // namespace
-
-TEST(RandomKernels, HostAgreesWithInterpreter) {
-    uint64_t count = env_or("ZYX_RANDOM_KERNELS", 480), seed = env_or("ZYX_RANDOM_SEED", 1);
-    uint64_t start = env_or("ZYX_RANDOM_FIRST", 0);
+// Kernels start … count-1 of `seed` on the host and in the interpreter.
+void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count) {
     const size_t batch = 96;  // kernels per compiler run
     HostPool pool;
     HostDevice dev(pool);
-    size_t failures = 0, with_reduce = 0, with_layers = 0, with_empty = 0;
+    size_t failures = 0, with_reduce = 0, with_layers = 0, with_empty = 0, outputs = 0, unchecked = 0;
     for (uint64_t first = start; first < count; first += batch) {
         std::vector<Case> cases;
         for (uint64_t i = first; i < std::min<uint64_t>(count, first + batch); ++i) {
@@ -269,17 +267,35 @@ TEST(RandomKernels, HostAgreesWithInterpreter) {
             with_empty += c.kernel.global_numel() == 0 || c.kernel.reduce_numel() == 0;
             for (const Input& in : c.kernel.inputs) with_layers += in.view.layers.size() > 1;
             if (std::getenv("ZYX_RANDOM_TRACE")) std::fprintf(stderr, "kernel %llu\n", (unsigned long long)(first + i));
-            std::string diff = compare_outputs(c.kernel, run_reference(c), run_host(pool, dev, ids[i], c));
+            outputs += c.kernel.outputs.size();
+            std::string diff = compare_outputs(c.kernel, run_reference(c), run_host(pool, dev, ids[i], c), &unchecked);
             if (!diff.empty() && ++failures <= 5)
                 ADD_FAILURE() << "kernel " << first + i << " (seed " << seed << "): " << diff << "\n"
                               << kernel_string(c.kernel);
         }
     }
+    std::printf("random kernels (seed %llu): %zu outputs, %zu integer outputs not comparable\n",
+                (unsigned long long)seed, outputs, unchecked);
     EXPECT_EQ(failures, 0u);
     // The generator really produces the interesting cases (checked on runs long enough to).
     if (count >= start + 200) {
         EXPECT_GT(with_reduce, (count - start) / 4);
         EXPECT_GT(with_layers, 0u);
         EXPECT_GT(with_empty, 0u);
+        // Integer outputs fed by a value that may differ (host_test_util.hpp) are not compared.
+        EXPECT_LT(unchecked, outputs / 20) << "of " << outputs << " outputs";
     }
+}
+
+}  // namespace
+
+// The default run is seeds 1 and 2 (two tests, so ctest runs them side by side); ZYX_RANDOM_SEED
+// replaces the second by the seed given and skips the first.
+TEST(RandomKernels, HostAgreesWithInterpreter) {
+    if (std::getenv("ZYX_RANDOM_SEED")) GTEST_SKIP() << "ZYX_RANDOM_SEED set: RandomKernels.HostAgreesWithInterpreterSeed2OrGiven runs it";
+    check_random_kernels(1, env_or("ZYX_RANDOM_FIRST", 0), env_or("ZYX_RANDOM_KERNELS", 480));
+}
+
+TEST(RandomKernels, HostAgreesWithInterpreterSeed2OrGiven) {
+    check_random_kernels(env_or("ZYX_RANDOM_SEED", 2), env_or("ZYX_RANDOM_FIRST", 0), env_or("ZYX_RANDOM_KERNELS", 480));
 }
