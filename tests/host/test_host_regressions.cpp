@@ -298,3 +298,49 @@ TEST(HostRegressions, FloatProductKeepsTheInterpreterOrder) {
         }
     }
 }
+
+// Large-shape random kernels, seed 1 kernel 814: reduce_sum.i16 over reduce axes [1000,33] into 3
+// outputs. The reduce is split across threads along its first axis of >= 16 elements, r0 here,
+// but only the innermost reduce loop honoured the thread's slice: every thread summed all of r0,
+// and the result was (threads)× the sum. Sums of ones and of r0 with the split axis outer and
+// inner, for an integer and a float dtype.
+TEST(HostRegressions, ThreadSplitReduceOverAnOuterReduceAxis) {
+    HostPool pool;
+    HostDevice dev(pool);
+    struct Shape {
+        int64_t r0, r1;
+    };
+    std::vector<Case> cases;
+    std::vector<std::pair<double, double>> want;  // (sum of ones, sum of r0)
+    for (DType t : {DType::i32, DType::f64})
+        for (Shape s : {Shape{1000, 33}, Shape{7, 5000}, Shape{20000, 3}}) {
+            Case c;
+            Kernel& k = c.kernel;
+            k.shape = {3, s.r0, s.r1};
+            k.reduce_axes = 2;
+            int one = k.load(k.add_input(t, View::contiguous({1}).reshape({1, 1, 1}).expand(k.shape)));
+            k.add_output(t, View::contiguous({3}), k.reduce(Op::reduce_sum, one));
+            k.add_output(t, View::contiguous({3}), k.reduce(Op::reduce_sum, k.cast(k.index(1, DType::i32), t)));
+            uint64_t bits = t == DType::f64 ? bits_from_double(t, 1.0) : bits_from_int(t, 1);
+            std::vector<uint8_t> in(dtype_size(t) + 1, 0);
+            std::memcpy(in.data(), &bits, dtype_size(t));
+            c.buffers = {in, std::vector<uint8_t>(3 * dtype_size(t) + 1), std::vector<uint8_t>(3 * dtype_size(t) + 1)};
+            cases.push_back(c);
+            want.push_back({double(s.r0 * s.r1), double(s.r1 * s.r0 * (s.r0 - 1) / 2)});
+        }
+    std::vector<const Kernel*> kernels;
+    for (const Case& c : cases) kernels.push_back(&c.kernel);
+    std::vector<ProgramId> ids = dev.compile_batch(kernels);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        DType t = cases[i].kernel.outputs[0].dtype;
+        size_t sz = dtype_size(t);
+        for (const auto& out : {run_reference(cases[i]), run_host(pool, dev, ids[i], cases[i])})
+            for (int e = 0; e < 3; ++e) {
+                uint64_t ones = 0, idx = 0;
+                std::memcpy(&ones, out[1].data() + e * sz, sz);
+                std::memcpy(&idx, out[2].data() + e * sz, sz);
+                EXPECT_EQ(double_from_bits(t, ones), want[i].first) << kernel_string(cases[i].kernel);
+                EXPECT_EQ(double_from_bits(t, idx), want[i].second) << kernel_string(cases[i].kernel);
+            }
+    }
+}

@@ -413,8 +413,9 @@ struct Codegen {
         }
         std::string ind = ind0;
         for (size_t d = G; d + 1 < G + R; ++d) {
-            os << ind << "for (int64_t " << var(d) << " = 0; " << var(d) << " < " << k.shape[d] << "; ++" << var(d)
-               << ") {\n";
+            bool mine = split && int(d) == par_axis;  // this thread's slice of the split axis
+            os << ind << "for (int64_t " << var(d) << " = " << (mine ? "zrb" : "0") << "; " << var(d) << " < "
+               << (mine ? std::string("zre") : std::to_string(k.shape[d])) << "; ++" << var(d) << ") {\n";
             ind += "  ";
         }
         size_t d = G + R - 1;  // the innermost reduce axis
