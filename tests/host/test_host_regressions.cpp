@@ -344,3 +344,43 @@ TEST(HostRegressions, ThreadSplitReduceOverAnOuterReduceAxis) {
             }
     }
 }
+
+// The comparison rules of host_test_util.hpp that the random kernels rely on. Seed 22, kernel
+// 1267: bitcast.i64(sqrt(tanh.f64(c))) was compared bit for bit, but the host's tanh (vector
+// libm) differs from the interpreter's in the last bit. Integer outputs fed by such a value are
+// not compared; sums the host keeps in order, and products, still are.
+TEST(HostRegressions, ComparisonRulesForValuesThatMayDiffer) {
+    auto one_output = [](int64_t inner, auto&& body) {
+        Kernel k;
+        k.shape = {2, inner};
+        k.reduce_axes = 1;
+        int x = k.load(k.add_input(DType::f32, View::contiguous({2, inner})));
+        int node = body(k, x);
+        k.add_output(k.nodes[size_t(node)].dtype, View::contiguous({2}), node);
+        return k;
+    };
+    // libm → bitcast to an integer: not comparable
+    Kernel lib = one_output(3, [](Kernel& k, int x) {
+        int m = k.cast(k.reduce(Op::reduce_max, x), DType::f64);
+        return k.bitcast(k.unary(Op::sqrt, k.unary(Op::tanh, m)), DType::i64);
+    });
+    EXPECT_FALSE(output_is_exact(lib, 0));
+    // exact ops only: compared bit for bit
+    Kernel exact = one_output(3, [](Kernel& k, int x) {
+        return k.cast(k.binary(Op::mul, k.reduce(Op::reduce_max, x), k.constant(DType::f32, 3.0)), DType::i32);
+    });
+    EXPECT_TRUE(output_is_exact(exact, 0));
+    // a float sum: in order below 32 f32 elements on the innermost axis, in lanes from 32 on
+    auto sum_to_int = [](Kernel& k, int x) { return k.cast(k.reduce(Op::reduce_sum, x), DType::i32); };
+    EXPECT_TRUE(output_is_exact(one_output(31, sum_to_int), 0));
+    EXPECT_FALSE(output_is_exact(one_output(32, sum_to_int), 0));
+    // products stay in order at any length
+    EXPECT_TRUE(output_is_exact(one_output(1000, [](Kernel& k, int x) {
+                    return k.cast(k.reduce(Op::reduce_prod, x), DType::i64);
+                }), 0));
+    // a float output after a reordered f32 sum gets the f32 tolerance even as f64
+    Kernel wide = one_output(64, [](Kernel& k, int x) { return k.cast(k.reduce(Op::reduce_sum, x), DType::f64); });
+    EXPECT_EQ(output_tolerance(wide, wide.outputs[0].node, DType::f64).rtol, tolerance_of(DType::f32).rtol);
+    Kernel narrow = one_output(8, [](Kernel& k, int x) { return k.cast(k.reduce(Op::reduce_sum, x), DType::f64); });
+    EXPECT_EQ(output_tolerance(narrow, narrow.outputs[0].node, DType::f64).rtol, tolerance_of(DType::f64).rtol);
+}
