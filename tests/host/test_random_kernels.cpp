@@ -5,7 +5,8 @@
 // host_test_util.hpp for floats. Kernels are compiled in a few batches to keep the suite fast.
 //
 // By default seeds 1 and 2 run, 480 kernels each. ZYX_RANDOM_KERNELS=<n> runs n kernels per seed;
-// ZYX_RANDOM_SEED=<s> runs seed s only;
+// ZYX_RANDOM_SEED=<s> runs seed s only; RandomKernels.LargeShapes runs ZYX_RANDOM_LARGE=<n>
+// (default 192) kernels with bigger index spaces;
 // ZYX_RANDOM_FIRST=<i> starts at kernel i (kernel i of a seed is the same whatever runs before it);
 // ZYX_RANDOM_TRACE=1 prints each kernel number before it runs.
 #include <gtest/gtest.h>
@@ -35,7 +36,11 @@ struct Generator {
     std::vector<std::vector<uint8_t>> inputs;
     std::vector<uint64_t> scalars;
 
-    explicit Generator(uint64_t seed) : rng(seed) {}
+    // large: index spaces up to 256K elements with axes of up to 1000 (thread-parallel loops,
+    // 32-lane sums, thread-split reduces, BLAS); otherwise up to 4096 elements, axes up to 31.
+    bool large = false;
+
+    explicit Generator(uint64_t seed, bool large_shapes = false) : rng(seed), large(large_shapes) {}
 
     int64_t uniform(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
     bool chance(int percent) { return uniform(0, 99) < percent; }
@@ -170,13 +175,13 @@ struct Generator {
     }
 
     Case make() {
-        static const int64_t sizes[] = {0, 1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31};
+        static const int64_t sizes[] = {0, 1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 32, 33, 64, 100, 257, 1000};
         size_t g = size_t(uniform(0, 3)), r = chance(55) ? size_t(uniform(1, 2)) : 0;
-        int64_t numel = 1;
+        int64_t numel = 1, cap = large ? 1 << 18 : 4096;
         for (size_t d = 0; d < g + r; ++d) {
-            int64_t s = sizes[size_t(uniform(0, 11))];
+            int64_t s = sizes[size_t(uniform(0, large ? 17 : 11))];
             if (s == 0 && !chance(20)) s = 3;  // empty axes, but not too often
-            if (numel * std::max<int64_t>(s, 1) > 4096) s = 1;
+            if (numel * std::max<int64_t>(s, 1) > cap) s = 1;
             numel *= std::max<int64_t>(s, 1);
             k.shape.push_back(s);
         }
@@ -245,15 +250,15 @@ uint64_t env_or(const char* name, uint64_t fallback) {
 }
 
 // Kernels start … count-1 of `seed` on the host and in the interpreter.
-void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count) {
+void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool large = false) {
     const size_t batch = 96;  // kernels per compiler run
     HostPool pool;
     HostDevice dev(pool);
-    size_t failures = 0, with_reduce = 0, with_layers = 0, with_empty = 0, outputs = 0, unchecked = 0;
+    size_t failures = 0, with_reduce = 0, with_layers = 0, with_empty = 0, outputs = 0, unchecked = 0, with_threads = 0;
     for (uint64_t first = start; first < count; first += batch) {
         std::vector<Case> cases;
         for (uint64_t i = first; i < std::min<uint64_t>(count, first + batch); ++i) {
-            Generator g(seed * 1000003 + i);
+            Generator g(seed * 1000003 + i, large);
             cases.push_back(g.make());
             ASSERT_NO_THROW(validate(cases.back().kernel)) << "generator bug, kernel " << i << "\n"
                                                            << kernel_string(cases.back().kernel);
@@ -265,6 +270,7 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count) {
             const Case& c = cases[i];
             with_reduce += c.kernel.reduce_axes > 0;
             with_empty += c.kernel.global_numel() == 0 || c.kernel.reduce_numel() == 0;
+            with_threads += c.kernel.global_numel() * std::max<int64_t>(1, c.kernel.reduce_numel()) >= (1 << 15);
             for (const Input& in : c.kernel.inputs) with_layers += in.view.layers.size() > 1;
             if (std::getenv("ZYX_RANDOM_TRACE")) std::fprintf(stderr, "kernel %llu\n", (unsigned long long)(first + i));
             outputs += c.kernel.outputs.size();
@@ -274,8 +280,9 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count) {
                               << kernel_string(c.kernel);
         }
     }
-    std::printf("random kernels (seed %llu): %zu outputs, %zu integer outputs not comparable\n",
-                (unsigned long long)seed, outputs, unchecked);
+    std::printf("random %skernels (seed %llu): %zu with >= 32K element-steps (threads), %zu outputs, %zu integer "
+                "outputs not comparable\n",
+                large ? "large " : "", (unsigned long long)seed, with_threads, outputs, unchecked);
     EXPECT_EQ(failures, 0u);
     // The generator really produces the interesting cases (checked on runs long enough to).
     if (count >= start + 200) {
@@ -298,4 +305,13 @@ TEST(RandomKernels, HostAgreesWithInterpreter) {
 
 TEST(RandomKernels, HostAgreesWithInterpreterSeed2OrGiven) {
     check_random_kernels(env_or("ZYX_RANDOM_SEED", 2), env_or("ZYX_RANDOM_FIRST", 0), env_or("ZYX_RANDOM_KERNELS", 480));
+}
+
+// Larger index spaces (up to 256K elements), for the thread-parallel, 32-lane, thread-split and
+// BLAS paths the small kernels never reach: ZYX_RANDOM_LARGE=<n> kernels (default 192, ~13 % of
+// them multithreaded), seed ZYX_RANDOM_SEED (default 1).
+TEST(RandomKernels, LargeShapes) {
+    uint64_t count = env_or("ZYX_RANDOM_LARGE", 192);
+    if (count == 0) GTEST_SKIP() << "ZYX_RANDOM_LARGE=0";
+    check_random_kernels(env_or("ZYX_RANDOM_SEED", 1), env_or("ZYX_RANDOM_FIRST", 0), count, true);
 }
