@@ -333,7 +333,10 @@ public:
     // Variance with Bessel's correction `correction` (1 = unbiased, as PyTorch).
     Tensor var() const;
     Tensor var(Axes axes, bool keepdim = false, int correction = 1) const;
-    // Standard deviation, sqrt(var) (PyTorch's std; a member named `std` would hide namespace std).
+    // Standard deviation, sqrt(var), as PyTorch's std. `stddev` is the same op under a name that
+    // reads unambiguously next to namespace std.
+    Tensor std() const;
+    Tensor std(Axes axes, bool keepdim = false, int correction = 1) const;
     Tensor stddev() const;
     Tensor stddev(Axes axes, bool keepdim = false, int correction = 1) const;
     // Position of the first largest / smallest element (NaN counts as largest), i32. Without an

@@ -119,6 +119,8 @@ Tensor Tensor::var(Axes axes, bool keepdim, int correction) const {
     std::vector<int64_t> a = norm_axes("var", axes.list(), x->shape);
     return wrap(cast_to(var_node(to_opmath(x), a, keepdim, correction), out_dtype(x)));
 }
+Tensor Tensor::std() const { return stddev(); }
+Tensor Tensor::std(Axes axes, bool keepdim, int correction) const { return stddev(axes, keepdim, correction); }
 Tensor Tensor::stddev() const { return stddev(all_axes(node_of(*this, "stddev")), false, 1); }
 Tensor Tensor::stddev(Axes axes, bool keepdim, int correction) const {
     NodePtr x = node_of(*this, "stddev");

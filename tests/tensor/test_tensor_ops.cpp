@@ -628,9 +628,9 @@ Table reduce_group() {
     reduction(t, "var", {f32, bf16, i32},
               [](const Tensor& x, const AxesCase& a) { return a.axes.empty() ? x.var() : x.var(a.axes, a.keepdim); },
               [](const Ref& x, const std::vector<int>& ax, bool k) { return var_ref(x, ax, k, 1); });
-    reduction(t, "stddev", {f32, f16},
+    reduction(t, "std", {f32, f16},
               [](const Tensor& x, const AxesCase& a) {
-                  return a.axes.empty() ? x.stddev() : x.stddev(a.axes, a.keepdim, 0);
+                  return a.axes.empty() ? x.std() : x.std(a.axes, a.keepdim, 0);
               },
               [](const Ref& x, const std::vector<int>& ax, bool k) {
                   bool all = ax.size() == x.shape.size();
