@@ -161,10 +161,17 @@ Buffer Device::buffer_create(uint64_t size, uint32_t page_bytes) {
     if (page_bytes == 0 || size % page_bytes != 0)
         throw Error(ErrorStatus::InvalidArgument, "buffer_create: page size " + std::to_string(page_bytes) +
                                                       " B does not divide the buffer size " + std::to_string(size) + " B");
+    // 64-bit, checked: a page near 2^32 must not wrap to a 0-byte stride (two buffers would share
+    // an address). A page is one contiguous piece of one bank, so it must fit a bank.
+    const uint64_t aligned_page = align_up(page_bytes, d.spec.dram_alignment);
+    if (aligned_page > std::min<uint64_t>(d.spec.dram_bank_bytes, UINT32_MAX))
+        throw Error(ErrorStatus::InvalidArgument, "buffer_create: page size " + std::to_string(page_bytes) +
+                                                      " B does not fit a DRAM bank of " + std::to_string(d.spec.dram_bank_bytes) + " B");
     BufferRecord r;
-    r.aligned_page = uint32_t(align_up(page_bytes, d.spec.dram_alignment));
+    r.aligned_page = uint32_t(aligned_page);
     r.num_pages = size / page_bytes;
-    r.bank_span = (r.num_pages + d.spec.dram_banks - 1) / d.spec.dram_banks * r.aligned_page;
+    const uint64_t rows = r.num_pages / d.spec.dram_banks + (r.num_pages % d.spec.dram_banks != 0);
+    r.bank_span = rows <= d.spec.dram_bank_bytes / aligned_page ? rows * aligned_page : UINT64_MAX;  // UINT64_MAX: cannot fit
     r.full_rows = r.num_pages / d.spec.dram_banks;
     r.extra_pages = uint32_t(r.num_pages % d.spec.dram_banks);
     uint64_t addr = r.bank_span <= d.spec.dram_bank_bytes ? d.dram_alloc.alloc(r.bank_span, d.spec.dram_alignment) : UINT64_MAX;
