@@ -208,6 +208,12 @@ json Server::alloc_buf(const protocol::Request& r) {
     if (page % 4 != 0)
         throw Error(ErrorStatus::InvalidArgument, "alloc_buf: page_bytes " + std::to_string(page) + " is not a multiple of 4");
     protocol::DeviceDesc dev = target_.device();
+    // Kernels move a DRAM page through a core's L1 (noc_async_read/write of one page into a CB),
+    // so a page larger than L1 can never be used; refusing it also keeps every page computation
+    // of a target far from 32-bit wrap-around.
+    if (page > dev.l1_bytes)
+        throw Error(ErrorStatus::InvalidArgument, "alloc_buf: page_bytes " + std::to_string(page) + " exceeds l1_bytes " +
+                                                      std::to_string(dev.l1_bytes) + " (a page must fit a core's L1)");
     if (r.bytes > dev.dram_bytes)
         throw Error(ErrorStatus::MemoryAllocation, "alloc_buf: " + std::to_string(r.bytes) + " bytes exceed the device's " +
                                                        std::to_string(dev.dram_bytes) + " bytes of DRAM");

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "emu/device.hpp"
 #include "runtime_test_util.hpp"
 
 using namespace zyx;
@@ -119,6 +120,44 @@ TEST_F(BadInput, ZeroSizeAndOversizeAllocation) {
     expect_error(last, "memory_allocation", "");
     for (uint32_t id : big) rt->ok(R"({"cmd":"free_buf","buffer":)" + std::to_string(id) + "}");
     expect_still_serving();
+}
+
+// A page must fit a core's L1 (l1_bytes in hello). A page near 2^32 used to wrap the emulator's
+// 32-bit page stride to 0, so two buffers got one address and writes to one changed the other.
+TEST_F(BadInput, PageLargerThanL1IsRefused) {
+    json hello = rt->ok(R"({"cmd":"hello","version":1})");
+    const uint64_t l1 = hello["device"]["l1_bytes"].get<uint64_t>();
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":4294967292})"), "invalid_argument",
+                 "page_bytes 4294967292 exceeds l1_bytes " + std::to_string(l1));
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":)" + std::to_string(l1 + 4) + "}"), "invalid_argument",
+                 "exceeds l1_bytes");
+    // A page of exactly l1_bytes is fine, and it does not overlap its neighbour.
+    uint32_t big = rt->ok(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":)" + std::to_string(l1) + "}")["buffer"].get<uint32_t>();
+    uint32_t small = rt->ok(R"({"cmd":"alloc_buf","bytes":4096})")["buffer"].get<uint32_t>();
+    std::memset(rt->arena->data(), 0x11, 4096);
+    rt->ok(R"({"cmd":"write_buf","buffer":)" + std::to_string(small) + R"(,"bytes":4096})");
+    std::memset(rt->arena->data(), 0xAB, 4);
+    rt->ok(R"({"cmd":"write_buf","buffer":)" + std::to_string(big) + R"(,"bytes":4})");
+    rt->ok(R"({"cmd":"read_buf","buffer":)" + std::to_string(small) + R"(,"bytes":16,"arena_offset":8192})");
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(rt->arena->data()[8192 + i], 0x11) << "byte " << i << " of the 4 KiB buffer changed";
+    rt->ok(R"({"cmd":"free_buf","buffer":)" + std::to_string(big) + "}");
+    rt->ok(R"({"cmd":"free_buf","buffer":)" + std::to_string(small) + "}");
+    expect_still_serving();
+}
+
+// The emulator's own API refuses a page that cannot fit a DRAM bank (its page stride used to be
+// computed in 32 bits and wrapped to 0 near 2^32).
+TEST(EmulatorApi, PageSizeNear4GiBIsRefused) {
+    emu::Device dev(emu::preset("wormhole-n150"));
+    try {
+        dev.buffer_create(4294967292ull, 4294967292u);
+        FAIL() << "a page of 4294967292 bytes was accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.status(), ErrorStatus::InvalidArgument) << e.what();
+        EXPECT_NE(e.message().find("page size 4294967292 B does not fit a DRAM bank"), std::string::npos) << e.what();
+    }
+    emu::Buffer a = dev.buffer_create(4096, 4096), b = dev.buffer_create(4096, 4096);
+    EXPECT_NE(a.address, b.address);
 }
 
 TEST_F(BadInput, RequestsBeforeHelloAndWrongVersion) {
