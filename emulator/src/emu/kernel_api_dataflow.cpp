@@ -370,6 +370,8 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t) {
 
 void noc_semaphore_wait(const volatile uint32_t* addr, uint32_t val, bool at_least) {
     Fiber& f = cur();
+    // invalidate_l1_cache() (dataflow_api.h): the kernel polls an L1 word; step aside.
+    if (!addr && at_least && val == 0) return poll_yield(f);
     own_l1(f, uint32_t(uintptr_t(addr)), 4, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", "semaphore");
     f.wait.kind = Wait::Semaphore;
     f.wait.sem = addr;

@@ -254,4 +254,10 @@ inline void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, u
     if (be != 0xF) ZYX_EMU.kernel_fault("Unsupported: noc_inline_dw_write with a partial byte enable");
     ZYX_EMU.noc_inline_dw_write(addr, val, noc);
 }
-inline void invalidate_l1_cache() {}
+// On silicon: drops the processor's L1 data cache lines, so the next load of an L1 word another
+// core writes sees its new value. The idiom `while (*sem != v) invalidate_l1_cache();` polls L1.
+// In the emulator it is a yield point: the calling processor steps aside so the others (on this
+// worker thread too) run, and a loop that polls for a value nobody writes is reported instead of
+// spinning forever. (Encoded as noc_semaphore_wait on a null address, which the table reads as
+// "polling L1"; no ABI change.)
+inline void invalidate_l1_cache() { ZYX_EMU.noc_semaphore_wait(nullptr, 0, true); }
