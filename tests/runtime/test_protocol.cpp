@@ -140,6 +140,22 @@ TEST(Protocol, ProgramLimitsAndIndicesAreChecked) {
                   ErrorStatus::InvalidArgument, "342 entries; the limit is 341");
 }
 
+// JSON parsers disagree on which of two equal keys wins, so the protocol refuses both, at every
+// depth, also when one of them is written with escapes.
+TEST(Protocol, DuplicateKeysAreRefusedByName) {
+    expect_reject("{\"cmd\":\"ping\",\"cmd\":\"exit\"}", ErrorStatus::Protocol, "duplicate key 'cmd'");
+    expect_reject("{\"cmd\":\"ping\",\"c\\u006dd\":\"exit\"}", ErrorStatus::Protocol, "duplicate key 'cmd'");
+    expect_reject("{\"cmd\":\"alloc_buf\",\"bytes\":8,\"bytes\":16}", ErrorStatus::Protocol, "duplicate key 'bytes'");
+    expect_reject("{\"cmd\":\"run\",\"program\":1,\"grid\":{\"rows\":1,\"rows\":2,\"cols\":1}}", ErrorStatus::Protocol,
+                  "duplicate key 'rows'");
+    // Equal keys in different objects are fine.
+    Request r = parse_request("{\"cmd\":\"run\",\"program\":1,\"grid\":{\"rows\":2,\"cols\":1},\"inputs\":[]}");
+    EXPECT_EQ(r.grid->rows, 2u);
+    r = parse_request("{\"cmd\":\"compile_program\",\"grid\":{\"rows\":1,\"cols\":1},\"kernels\":[{\"name\":\"a\",\"kind\":"
+                      "\"compute\",\"source_bytes\":1},{\"name\":\"b\",\"kind\":\"data_movement_0\",\"source_bytes\":2}]}");
+    EXPECT_EQ(r.source_bytes, (std::vector<uint64_t>{1, 2}));
+}
+
 TEST(Protocol, ArenaNamesMustBePlainShmNames) {
     expect_reject("{\"cmd\":\"arena_map\",\"name\":\"/dev/shm/x\",\"bytes\":1}", ErrorStatus::InvalidArgument, "arena name");
     expect_reject("{\"cmd\":\"arena_map\",\"name\":\"noslash\",\"bytes\":1}", ErrorStatus::InvalidArgument, "arena name");

@@ -74,6 +74,14 @@ TEST_F(BadInput, MissingOrIllTypedField) {
     expect_still_serving();
 }
 
+TEST_F(BadInput, DuplicateKeysAreRefused) {
+    // Last-wins would make this an exit; the runtime refuses it and keeps serving.
+    expect_error(rt->request(R"({"cmd":"ping","cmd":"exit"})"), "protocol", "duplicate key 'cmd'");
+    expect_error(rt->request(R"({"cmd":"free_buf","buffer":999,"buffer":)" + std::to_string(buffer) + "}"), "protocol",
+                 "duplicate key 'buffer'");
+    expect_still_serving();
+}
+
 TEST_F(BadInput, ErrorEchoesSeqEvenWhenTheRequestIsBad) {
     json j = rt->request(R"({"cmd":"alloc_buf","seq":41,"bytes":"x"})");
     EXPECT_EQ(j["seq"], 41);

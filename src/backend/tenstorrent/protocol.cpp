@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <unordered_set>
 
 namespace zyx::tt::protocol {
 
@@ -360,11 +361,25 @@ bool arg_source_has_value(ArgSource s) {
     }
 }
 
-Request parse_request(std::string_view line) {
+json parse_request_json(std::string_view line) {
     if (line.size() > kMaxLineBytes)
         throw Error(ErrorStatus::Protocol, "request line of " + std::to_string(line.size()) + " bytes exceeds the limit of " + std::to_string(kMaxLineBytes));
     check_nesting(line);
-    json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+    // The parser keeps the last of two equal keys; the callback sees every key (decoded, so
+    // "c\u006dd" is "cmd") and remembers the first one that repeats in its object.
+    std::vector<std::unordered_set<std::string>> open_objects;
+    std::string duplicate;
+    json::parser_callback_t note_keys = [&](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::object_start) {
+            open_objects.emplace_back();
+        } else if (event == json::parse_event_t::object_end) {
+            if (!open_objects.empty()) open_objects.pop_back();
+        } else if (event == json::parse_event_t::key && !open_objects.empty() && parsed.is_string()) {
+            if (!open_objects.back().insert(parsed.get<std::string>()).second && duplicate.empty()) duplicate = parsed.get<std::string>();
+        }
+        return true;
+    };
+    json j = json::parse(line.begin(), line.end(), note_keys, /*allow_exceptions=*/false);
     if (j.is_discarded()) {
         // Re-parse with exceptions only to get the parser's own description of the fault.
         try {
@@ -375,6 +390,14 @@ Request parse_request(std::string_view line) {
         }
         throw Error(ErrorStatus::Protocol, "malformed JSON");
     }
+    if (!duplicate.empty())
+        throw Error(ErrorStatus::Protocol, "duplicate key '" + duplicate + "': a key may appear only once in an object");
+    return j;
+}
+
+Request parse_request(std::string_view line) { return request_from_json(parse_request_json(line)); }
+
+Request request_from_json(const json& j) {
     if (!j.is_object()) throw Error(ErrorStatus::Protocol, "a request must be a JSON object, got " + std::string(json_type(j)));
     Request r;
     // seq first, so that even a request with a bad command can be matched to its error.

@@ -170,7 +170,14 @@ struct Request {
 
 // Parses one request line (without its '\n'). For compile_program the kernels' `source` fields
 // stay empty and `source_bytes` holds the declared lengths; the caller reads the bytes.
+// = request_from_json(parse_request_json(line)).
 Request parse_request(std::string_view line);
+// The first step: the line as a JSON value. Throws Error(Protocol) for a line longer than
+// kMaxLineBytes, nesting deeper than 32 levels, malformed JSON, or a key that appears twice in
+// one object (naming the key: JSON parsers disagree on which of the two wins, so neither does).
+nlohmann::json parse_request_json(std::string_view line);
+// The second step: the request a JSON value describes (strict, as above).
+Request request_from_json(const nlohmann::json& j);
 
 // The JSON line for a request, without the trailing '\n'. For compile_program it declares each
 // kernel's source length; the caller writes the sources themselves after the line.
