@@ -55,29 +55,6 @@ bool parse_u64(const char* s, uint64_t* out) {
     std::exit(2);
 }
 
-// Answers every request with the same error until exit or end of input: used when the target
-// cannot be brought up, so that the client reads the reason through the protocol.
-int serve_failure(int in_fd, int out_fd, const Error& err) {
-    runtime::InputStream in(in_fd);
-    std::string line;
-    for (;;) {
-        auto st = in.read_line(line, protocol::kMaxLineBytes);
-        if (st == runtime::InputStream::LineStatus::eof) return 1;
-        if (st == runtime::InputStream::LineStatus::ok && line.empty()) continue;
-        std::optional<uint64_t> seq;
-        bool exit_cmd = false;
-        try {
-            protocol::Request r = protocol::parse_request(line);
-            seq = r.seq;
-            exit_cmd = r.cmd == protocol::Command::exit;
-        } catch (const Error&) {
-        }
-        nlohmann::json j = exit_cmd ? protocol::response_ok(seq) : protocol::response_error(seq, err.status(), err.message());
-        if (!runtime::write_all(out_fd, j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n") || exit_cmd)
-            return exit_cmd ? 0 : 1;
-    }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,7 +129,8 @@ int main(int argc, char** argv) {
         target = runtime::target_create(topts);
     } catch (const Error& e) {
         ZYX_LOG(runtime) << "target '" << topts.target << "' failed to start: " << e.what();
-        return serve_failure(in_fd, out_fd, Error(e.status(), "zyx-tt-runtime: target '" + topts.target + "': " + e.message()));
+        return runtime::serve_unavailable(in_fd, out_fd, Error(e.status(), "zyx-tt-runtime: target '" + topts.target + "': " + e.message()),
+                                          sopts.raw_timeout_ms);
     }
     ZYX_LOG(runtime) << "pid " << ::getpid() << " serving target " << target->name() << " (" << target->device().name << ")";
     runtime::Server server(*target, sopts);

@@ -20,24 +20,6 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 
 std::string grid_str(protocol::Grid g) { return std::to_string(g.rows) + "x" + std::to_string(g.cols); }
 
-// Best-effort reading of the source lengths of a compile_program line that failed to parse, so
-// that the raw bytes behind it can be skipped instead of being taken for requests.
-std::optional<uint64_t> declared_source_total(std::string_view line) {
-    json j = json::parse(line.begin(), line.end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("cmd") || j["cmd"] != "compile_program") return std::nullopt;
-    if (!j.contains("kernels") || !j["kernels"].is_array() || j["kernels"].size() > protocol::kMaxKernels) return std::nullopt;
-    uint64_t total = 0;
-    for (const json& k : j["kernels"]) {
-        if (!k.is_object() || !k.contains("source_bytes") || !k["source_bytes"].is_number_unsigned()) return std::nullopt;
-        uint64_t n = k["source_bytes"].get<uint64_t>();
-        if (n > protocol::kMaxSourceBytes) return std::nullopt;
-        total += n;
-    }
-    return total;
-}
-
-bool looks_like_compile(std::string_view line) { return line.find("\"compile_program\"") != std::string_view::npos; }
-
 // Ceil division for page counts.
 uint64_t pages_of(uint64_t bytes, uint32_t page) { return page ? (bytes + page - 1) / page : 0; }
 
@@ -53,79 +35,139 @@ void Server::delay(Command c) {
     }
 }
 
-void Server::drain_until_idle(InputStream& in) {
-    while (in.read_byte(options_.raw_timeout_ms) >= 0) {
-    }
+namespace {
+
+std::string idle_note(uint64_t discarded, int raw_timeout_ms) {
+    return "; the input after it was discarded until it was idle for " + std::to_string(raw_timeout_ms) + " ms (" +
+           std::to_string(discarded) + " bytes), since compile_program sources may have followed";
 }
 
-void Server::read_sources(InputStream& in, protocol::Request& r) {
+// Reads the raw source bytes that follow a compile_program line into r.program.kernels, then
+// the '\n' that ends them.
+void read_sources(InputStream& in, protocol::Request& r, int raw_timeout_ms) {
     for (size_t i = 0; i < r.program.kernels.size(); ++i) {
         protocol::Kernel& k = r.program.kernels[i];
         uint64_t want = r.source_bytes[i];
         k.source.reserve(size_t(want));
-        size_t got = in.read_exact(k.source, want, options_.raw_timeout_ms);
+        size_t got = in.read_exact(k.source, want, raw_timeout_ms);
         if (got < want)
             throw Error(ErrorStatus::Protocol, "compile_program: kernel '" + k.name + "' declared " + std::to_string(want) +
-                                                   " source bytes but only " + std::to_string(got) + " arrived before the input went idle for " +
-                                                   std::to_string(options_.raw_timeout_ms) + " ms");
+                                                   " source bytes but only " + std::to_string(got) + " arrived before the input ended or went idle for " +
+                                                   std::to_string(raw_timeout_ms) + " ms");
     }
-    int c = in.read_byte(options_.raw_timeout_ms);
-    if (c != '\n') {
-        drain_until_idle(in);
+    if (in.read_byte(raw_timeout_ms) != '\n') {
+        uint64_t n = in.discard_until_idle(raw_timeout_ms);
         throw Error(ErrorStatus::Protocol,
-                    "compile_program: the kernel sources are not followed by '\\n'; the declared source_bytes do not match the bytes sent");
+                    "compile_program: the kernel sources are not followed by '\\n'; the declared source_bytes do not match the bytes sent" +
+                        idle_note(n, raw_timeout_ms));
+    }
+}
+
+// The total of the source lengths a refused compile_program declares, when they can be read:
+// "kernels" is an array of at most kMaxKernels objects whose "source_bytes" are unsigned and
+// within kMaxSourceBytes.
+std::optional<uint64_t> declared_source_total(const json& j) {
+    auto ks = j.find("kernels");
+    if (ks == j.end() || !ks->is_array() || ks->size() > protocol::kMaxKernels) return std::nullopt;
+    uint64_t total = 0;
+    for (const json& k : *ks) {
+        if (!k.is_object()) return std::nullopt;
+        auto n = k.find("source_bytes");
+        if (n == k.end() || !n->is_number_unsigned() || n->get<uint64_t>() > protocol::kMaxSourceBytes) return std::nullopt;
+        total += n->get<uint64_t>();
+    }
+    return total;
+}
+
+FramedRequest framing_error(const Error& e, std::optional<uint64_t> seq) {
+    FramedRequest f;
+    f.kind = FramedRequest::Kind::error;
+    f.error = e;
+    f.seq = seq;
+    return f;
+}
+
+}  // namespace
+
+FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
+    std::string line;
+    for (;;) {
+        auto st = in.read_line(line, protocol::kMaxLineBytes);
+        if (st == InputStream::LineStatus::eof) return {};
+        if (st == InputStream::LineStatus::too_long) {
+            uint64_t n = in.discard_until_idle(raw_timeout_ms);
+            return framing_error(Error(ErrorStatus::Protocol, "request line longer than " + std::to_string(protocol::kMaxLineBytes) +
+                                                                  " bytes; skipped" + idle_note(n, raw_timeout_ms)),
+                                 std::nullopt);
+        }
+        if (!line.empty()) break;  // blank lines are allowed between requests
+    }
+    json j;
+    try {
+        j = protocol::parse_request_json(line);
+    } catch (const Error& e) {
+        // Not readable: whether raw bytes follow cannot be known.
+        uint64_t n = in.discard_until_idle(raw_timeout_ms);
+        return framing_error(Error(e.status(), e.message() + idle_note(n, raw_timeout_ms)), std::nullopt);
+    }
+    std::optional<uint64_t> seq;
+    if (j.is_object()) {
+        if (auto it = j.find("seq"); it != j.end() && it->is_number_unsigned()) seq = it->get<uint64_t>();
+    }
+    const bool is_compile = j.is_object() && j.contains("cmd") && j["cmd"] == "compile_program";
+    FramedRequest f;
+    try {
+        f.request = protocol::request_from_json(j);
+    } catch (const Error& e) {
+        std::string note;
+        if (is_compile) {
+            // Skip the raw bytes that belong to this refused request.
+            std::string sink;
+            auto total = declared_source_total(j);
+            if (!total || in.read_exact(sink, *total, raw_timeout_ms) != *total || in.read_byte(raw_timeout_ms) != '\n')
+                note = idle_note(in.discard_until_idle(raw_timeout_ms), raw_timeout_ms);
+        }
+        return framing_error(Error(e.status(), e.message() + note), seq);
+    }
+    if (f.request.cmd == Command::compile_program) {
+        try {
+            read_sources(in, f.request, raw_timeout_ms);
+        } catch (const Error& e) {
+            return framing_error(e, seq);
+        }
+    }
+    f.kind = FramedRequest::Kind::request;
+    return f;
+}
+
+int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeout_ms) {
+    InputStream in(in_fd);
+    for (;;) {
+        FramedRequest f = read_request(in, raw_timeout_ms);
+        if (f.kind == FramedRequest::Kind::end_of_input) return 1;
+        bool exit_cmd = f.kind == FramedRequest::Kind::request && f.request.cmd == Command::exit;
+        std::optional<uint64_t> seq = f.kind == FramedRequest::Kind::request ? f.request.seq : f.seq;
+        json j = exit_cmd ? protocol::response_ok(seq) : protocol::response_error(seq, reason.status(), reason.message());
+        if (!write_all(out_fd, dump(j) + "\n") || exit_cmd) return exit_cmd ? 0 : 1;
     }
 }
 
 int Server::serve(int in_fd, int out_fd) {
     InputStream in(in_fd);
-    std::string line;
     while (!exiting_) {
-        auto st = in.read_line(line, protocol::kMaxLineBytes);
-        if (st == InputStream::LineStatus::eof) {
+        FramedRequest f = read_request(in, options_.raw_timeout_ms);
+        if (f.kind == FramedRequest::Kind::end_of_input) {
             ZYX_LOG(runtime) << "end of input; exiting";
             return 0;
         }
         json response;
-        if (st == InputStream::LineStatus::too_long) {
+        if (f.kind == FramedRequest::Kind::error) {
             ++counters_.requests;
             ++counters_.errors;
-            response = protocol::response_error(std::nullopt, ErrorStatus::Protocol,
-                                                "request line longer than " + std::to_string(protocol::kMaxLineBytes) + " bytes; skipped");
-        } else if (line.empty()) {
-            continue;  // blank lines are allowed between requests
+            ZYX_LOG(runtime) << "bad request: " << f.error->message();
+            response = protocol::response_error(f.seq, f.error->status(), f.error->message());
         } else {
-            protocol::Request req;
-            bool parsed = false;
-            try {
-                req = protocol::parse_request(line);
-                parsed = true;
-                if (req.cmd == Command::compile_program) read_sources(in, req);
-            } catch (const Error& e) {
-                ++counters_.requests;
-                ++counters_.errors;
-                if (!parsed && looks_like_compile(line)) {
-                    // Skip the raw bytes that belong to this failed request.
-                    if (auto total = declared_source_total(line)) {
-                        std::string sink;
-                        if (in.read_exact(sink, *total, options_.raw_timeout_ms) == *total && in.read_byte(options_.raw_timeout_ms) == '\n') {
-                        } else {
-                            drain_until_idle(in);
-                        }
-                    } else {
-                        drain_until_idle(in);
-                    }
-                }
-                std::optional<uint64_t> seq = parsed ? req.seq : std::nullopt;
-                if (!parsed) {
-                    // Recover seq from a request that failed later than its seq field.
-                    json j = json::parse(line, nullptr, false);
-                    if (j.is_object() && j.contains("seq") && j["seq"].is_number_unsigned()) seq = j["seq"].get<uint64_t>();
-                }
-                ZYX_LOG(runtime) << "bad request: " << e.message();
-                response = protocol::response_error(seq, e.status(), e.message());
-            }
-            if (response.is_null()) response = handle(req);
+            response = handle(f.request);
         }
         std::string out = dump(response);
         out.push_back('\n');

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -20,6 +21,27 @@
 #include "target.hpp"
 
 namespace zyx::tt::runtime {
+
+// One request taken from the input with the framing of docs/protocol.md §2 applied:
+// - a line is a compile_program when its parsed JSON says so ("cmd" decoded, never a text
+//   search); its raw sources are read into its kernels, or skipped by their declared lengths
+//   when the request is refused (and when those cannot be read, as below);
+// - after a line the runtime cannot read (longer than the line limit, not JSON, nesting too
+//   deep, a duplicate key) it cannot know whether raw sources follow, so it discards the input
+//   until none has arrived for raw_timeout_ms, and answers that line once.
+// Every line that is read yields exactly one request or one error.
+struct FramedRequest {
+    enum class Kind { request, error, end_of_input };
+    Kind kind = Kind::end_of_input;
+    protocol::Request request;    // kind == request: parsed, compile_program sources filled in
+    std::optional<Error> error;   // kind == error: what to answer
+    std::optional<uint64_t> seq;  // kind == error: the request's seq, when it could be read
+};
+FramedRequest read_request(InputStream& in, int raw_timeout_ms);
+
+// Serves a runtime whose target failed to start: every request (framed by read_request) is
+// answered with `reason`, except exit. Returns the process exit status.
+int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeout_ms);
 
 struct ServerOptions {
     // How long the server waits for the next piece of a compile_program's raw source bytes
@@ -70,10 +92,6 @@ private:
 
     BufferRecord& buffer_for(uint32_t id, ErrorStatus status, std::string_view ctx);
     void delay(protocol::Command c);
-    // Reads the raw source bytes that follow a compile_program line into r.program.kernels.
-    void read_sources(InputStream& in, protocol::Request& r);
-    // Discards input until it has been idle for raw_timeout_ms.
-    void drain_until_idle(InputStream& in);
 
     Target& target_;
     ServerOptions options_;

@@ -109,6 +109,15 @@ void InputStream::skip_line(int timeout_ms) {
     }
 }
 
+uint64_t InputStream::discard_until_idle(int idle_timeout_ms) {
+    uint64_t n = 0;
+    do {
+        n += buf_.size() - pos_;
+        pos_ = buf_.size();
+    } while (fill(idle_timeout_ms));
+    return n;
+}
+
 bool write_all(int fd, std::string_view data) {
     size_t off = 0;
     while (off < data.size()) {

@@ -31,6 +31,10 @@ public:
     // arrives within `timeout_ms` of the previous byte. Used to resynchronise after bad framing.
     void skip_line(int timeout_ms);
 
+    // Discards all input until none has arrived for `idle_timeout_ms` (or the input ends).
+    // Returns the number of bytes discarded.
+    uint64_t discard_until_idle(int idle_timeout_ms);
+
 private:
     // Refills the buffer; waits at most timeout_ms (-1 = forever). Returns false at EOF/timeout.
     bool fill(int timeout_ms);

@@ -47,6 +47,12 @@ protected:
         rt->ok(R"({"cmd":"read_buf","buffer":)" + std::to_string(buffer) + R"(,"bytes":65536,"arena_offset":100000})");
         EXPECT_EQ(std::memcmp(rt->arena->data() + 100000, pattern.data(), pattern.size()), 0) << "buffer contents changed";
     }
+    // The next response answers the next request: nothing the runtime should have skipped was
+    // taken for a request of its own.
+    void expect_next_response_is_ours() {
+        json j = rt->request(R"({"cmd":"ping","seq":7})");
+        EXPECT_EQ(j, json::parse(R"({"ok":true,"seq":7})")) << "a skipped line was answered as a request";
+    }
     std::unique_ptr<test::RawRuntime> rt;
     uint32_t buffer = 0;
     std::vector<uint8_t> pattern;
@@ -193,6 +199,60 @@ TEST_F(BadInput, LineLongerThanTheLimit) {
     std::string huge = R"({"cmd":"ping","pad":")" + std::string(1100000, 'x') + "\"}";
     expect_error(rt->request(huge), "protocol", "longer than 1048576");
     expect_still_serving();
+}
+
+// Raw sources that look like requests, behind a compile_program line the runtime refuses: they
+// must never be answered (seq 666) or obeyed (exit).
+const std::string kRequestLookingSource = "{\"cmd\":\"ping\",\"seq\":666}\n{\"cmd\":\"exit\"}\n";
+
+TEST_F(BadInput, CompileLineLongerThanTheLimitDoesNotExposeItsSources) {
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
+                       std::to_string(kRequestLookingSource.size()) + R"(,"defines":{"BIG":")" + std::string(1100000, 'x') + "\"}}]}";
+    expect_error(rt->request(line, kRequestLookingSource + "\n"), "protocol", "longer than 1048576 bytes; skipped; the input after it was discarded");
+    expect_next_response_is_ours();
+    expect_still_serving();
+}
+
+TEST_F(BadInput, CompileIsDecidedFromTheParsedCommand) {
+    // "compile\u005fprogram" is compile_program once decoded: its sources are skipped with it.
+    std::string line = R"({"cmd":"compile\u005fprogram","seq":5,"bogus":1,"grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
+                       std::to_string(kRequestLookingSource.size()) + "}]}";
+    json j = rt->request(line, kRequestLookingSource + "\n");
+    expect_error(j, "protocol", "unknown field 'bogus'");
+    EXPECT_EQ(j["seq"], 5);
+    expect_next_response_is_ours();
+    // A request that merely mentions "compile_program" in a string is not a compile.
+    expect_error(rt->request(R"({"cmd":"free_buf","buffer":999,"note":"compile_program"})"), "protocol", "unknown field 'note'");
+    expect_next_response_is_ours();
+    expect_still_serving();
+}
+
+TEST_F(BadInput, UnreadableLinesDiscardTheInputUntilIdle) {
+    // Not JSON, or a duplicate key: whether sources follow cannot be known, so the runtime
+    // discards what follows until the input is idle and answers the line once.
+    for (std::string line : {std::string(R"({"cmd":"compile_program","kernels":[{"source_bytes":50}])"),
+                             std::string(R"({"cmd":"compile_program","cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[]})")}) {
+        json j = rt->request(line, kRequestLookingSource + "\n");
+        ASSERT_EQ(j.value("ok", true), false) << j.dump();
+        EXPECT_EQ(j["error"]["status"], "protocol") << j.dump();
+        EXPECT_NE(j["error"]["message"].get<std::string>().find("discarded until it was idle"), std::string::npos) << j.dump();
+        expect_next_response_is_ours();
+    }
+    expect_still_serving();
+}
+
+// A runtime whose target failed to start frames compile_program like any other: one answer for
+// the line and its sources.
+TEST(BadInputFailedTarget, CompileSourcesAreNotAnsweredAsRequests) {
+    test::RawRuntime rt({"--preset", "no-such-chip", "--raw-timeout-ms", "300"});
+    std::string line = R"({"cmd":"compile_program","seq":3,"grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
+                       std::to_string(kRequestLookingSource.size()) + "}]}";
+    json j = rt.request(line, kRequestLookingSource + "\n");
+    expect_error(j, "invalid_argument", "no-such-chip");
+    EXPECT_EQ(j["seq"], 3);
+    j = rt.request(R"({"cmd":"ping","seq":9})");
+    EXPECT_EQ(j["seq"], 9) << "a source line was answered: " << j.dump();
+    EXPECT_EQ(rt.request(R"({"cmd":"exit"})"), json::parse(R"({"ok":true})"));
 }
 
 TEST_F(BadInput, SourceLengthLargerThanWhatFollows) {
