@@ -114,8 +114,8 @@ TEST(Client, AllocationChecksAndTheBufferCache) {
     expect_status(ErrorStatus::MemoryAllocation, "0 bytes", [&] { pool.allocate(0); });
     expect_status(ErrorStatus::MemoryAllocation, "bytes free", [&] { pool.allocate(total + 1); });
 
-    BufferId a = pool.allocate(10000);  // rounded up to 3 pages of 4096
-    EXPECT_EQ(pool.free_bytes(), total - 12288);
+    BufferId a = pool.allocate(10000);  // 3 pages of 4096, laid over 12 banks: one page slot in each
+    EXPECT_EQ(pool.free_bytes(), total - 12 * 4096);
     EXPECT_EQ(pool.buffer_bytes(a), 10000u);
     pool.release(a);
     EXPECT_EQ(pool.free_bytes(), total);
@@ -137,6 +137,67 @@ TEST(Client, AllocationChecksAndTheBufferCache) {
     pool.trim_cache();
     st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
     EXPECT_EQ(st["buffers"], 0) << "trim_cache frees the device buffers";
+}
+
+// free_bytes() counts DRAM as the device spends it: every buffer is laid over all banks, each
+// bank holding ceil(pages / banks) slots of the page rounded up to the DRAM alignment. It must
+// agree with the runtime's own count (stats: dram_bytes_allocated) at every step.
+namespace {
+uint64_t device_allocated(RuntimeClient& c) {
+    protocol::Request r;
+    r.cmd = protocol::Command::stats;
+    return c.call(r)["dram_bytes_allocated"].get<uint64_t>();
+}
+}  // namespace
+
+TEST(Client, FreeBytesCountWhatTheDeviceSpends) {
+    auto dev = TTDevice::open(test::open_options("devbytes"));
+    auto& pool = dev->tt_pool();
+    const uint64_t dram = dev->device_desc().dram_bytes;
+    std::vector<BufferId> bufs;
+    for (int i = 0; i < 103; ++i) bufs.push_back(pool.allocate(4096));
+    // The audit's case: 103 buffers of 4 KiB cost 103 x 12 banks x 4096 on a Wormhole n150.
+    EXPECT_EQ(device_allocated(dev->client()), 5062656u);
+    EXPECT_EQ(pool.free_bytes(), dram - 5062656u);
+    for (uint64_t n : {uint64_t(1), uint64_t(5000), uint64_t(12 * 4096 + 1), uint64_t(1 << 20) + 3, uint64_t(7) << 20}) {
+        bufs.push_back(pool.allocate(n));
+        EXPECT_EQ(pool.free_bytes(), dram - device_allocated(dev->client())) << "after allocating " << n << " bytes";
+    }
+    // Released buffers stay on the device in the cache: free_bytes() counts them as free, the
+    // device as allocated, until the cache is trimmed.
+    for (size_t i = 0; i < bufs.size(); i += 2) pool.release(bufs[i]);
+    PoolStats st = pool.stats();
+    EXPECT_GT(st.cached_bytes, 0u);
+    EXPECT_EQ(pool.free_bytes(), dram - (device_allocated(dev->client()) - st.cached_bytes));
+    pool.trim_cache();
+    EXPECT_EQ(pool.free_bytes(), dram - device_allocated(dev->client()));
+    EXPECT_EQ(pool.stats().live_bytes, device_allocated(dev->client()));
+}
+
+TEST(Client, FreeBytesFollowTheBankCountAndAlignmentOfTheDevice) {
+    // Blackhole p100a: 7 banks, 64-byte DRAM alignment. A pool of 1000-byte pages spends
+    // 1024-byte slots.
+    RuntimeClientOptions ro;
+    ro.executable = test::runtime_path();
+    ro.args = {"--preset", "blackhole-p100a"};
+    auto client = std::make_shared<RuntimeClient>(ro);
+    client->start();
+    const protocol::DeviceDesc d = client->device();
+    ASSERT_EQ(d.dram_banks, 7u);
+    ASSERT_EQ(d.dram_alignment, 64u);
+    TTMemoryPool pool(client, "tt:bh", 1000);
+    EXPECT_EQ(pool.device_bytes(1), 7u * 1024);
+    EXPECT_EQ(pool.device_bytes(7000), 7u * 1024);
+    EXPECT_EQ(pool.device_bytes(7001), 2u * 7 * 1024);
+    std::vector<BufferId> bufs;
+    for (uint64_t n : {uint64_t(1), uint64_t(7001), uint64_t(123456), uint64_t(999999)}) {
+        bufs.push_back(pool.allocate(n));
+        EXPECT_EQ(pool.free_bytes(), d.dram_bytes - device_allocated(*client)) << "after allocating " << n << " bytes";
+    }
+    for (BufferId b : bufs) pool.release(b);
+    pool.trim_cache();
+    EXPECT_EQ(device_allocated(*client), 0u);
+    EXPECT_EQ(pool.free_bytes(), d.dram_bytes);
 }
 
 TEST(Client, ReferenceCountsAreChecked) {

@@ -11,7 +11,10 @@ using backend::Event;
 
 TTMemoryPool::TTMemoryPool(std::shared_ptr<RuntimeClient> client, std::string name, uint32_t page_bytes)
     : client_(std::move(client)), name_(std::move(name)), page_bytes_(page_bytes ? page_bytes : 4096) {
-    dram_bytes_ = client_->device().dram_bytes;
+    const protocol::DeviceDesc& dev = client_->device();
+    dram_bytes_ = dev.dram_bytes;
+    dram_banks_ = dev.dram_banks ? dev.dram_banks : 1;
+    dram_alignment_ = dev.dram_alignment ? dev.dram_alignment : 1;
     seen_generation_ = client_->generation();
 }
 
@@ -29,23 +32,33 @@ uint64_t TTMemoryPool::round_up(uint64_t bytes) const {
     return pages * page_bytes_;
 }
 
+uint64_t TTMemoryPool::device_bytes(uint64_t bytes) const {
+    // Interleaved layout: page i in bank i % banks, so every bank reserves the same number of
+    // page slots (the most any bank holds), each slot the page rounded up to the DRAM alignment.
+    const uint64_t pages = bytes / page_bytes_ + (bytes % page_bytes_ != 0);
+    const uint64_t rows = pages / dram_banks_ + (pages % dram_banks_ != 0);
+    const uint64_t slot = (uint64_t(page_bytes_) + dram_alignment_ - 1) / dram_alignment_ * dram_alignment_;
+    const uint64_t per_bank_limit = UINT64_MAX / dram_banks_ / slot;
+    return rows > per_bank_limit ? UINT64_MAX : rows * slot * dram_banks_;
+}
+
 void TTMemoryPool::sync_generation_locked() const {
     uint64_t g = client_->generation();
     if (g == seen_generation_) return;
     // A new runtime: everything the old one held is gone. Buffers stay known (their owners
     // still hold ids) but are marked lost by their old generation; accounting starts over.
     seen_generation_ = g;
-    live_capacity_ = 0;
+    live_device_bytes_ = 0;
     for (auto& [id, b] : buffers_)
-        if (b.generation == g) live_capacity_ += b.capacity;
+        if (b.generation == g) live_device_bytes_ += b.device_bytes;
     cache_.clear();
-    cached_capacity_ = 0;
+    cached_device_bytes_ = 0;
 }
 
 uint64_t TTMemoryPool::free_bytes() const {
     std::lock_guard lock(mutex_);
     sync_generation_locked();
-    return live_capacity_ >= dram_bytes_ ? 0 : dram_bytes_ - live_capacity_;
+    return live_device_bytes_ >= dram_bytes_ ? 0 : dram_bytes_ - live_device_bytes_;
 }
 
 const TTMemoryPool::Buffer& TTMemoryPool::live_locked(BufferId id, ErrorStatus status, std::string_view ctx) const {
@@ -70,12 +83,11 @@ void TTMemoryPool::free_runtime_buffer_locked(uint32_t runtime_id, uint64_t gene
 
 void TTMemoryPool::trim_cache_locked(uint64_t keep_bytes) {
     // Largest first: frees the most room with the fewest round trips.
-    while (cached_capacity_ > keep_bytes && !cache_.empty()) {
+    while (cached_device_bytes_ > keep_bytes && !cache_.empty()) {
         auto it = std::prev(cache_.end());
-        uint64_t cap = it->first;
         Cached c = it->second;
         cache_.erase(it);
-        cached_capacity_ -= cap;
+        cached_device_bytes_ -= c.device_bytes;
         free_runtime_buffer_locked(c.runtime_id, c.generation);
     }
 }
@@ -90,24 +102,28 @@ BufferId TTMemoryPool::allocate(uint64_t bytes) {
     std::lock_guard lock(mutex_);
     sync_generation_locked();
     if (bytes == 0) throw Error(ErrorStatus::MemoryAllocation, name_ + ": cannot allocate a buffer of 0 bytes");
-    if (bytes > dram_bytes_ || round_up(bytes) > dram_bytes_ - std::min(dram_bytes_, live_capacity_))
-        throw Error(ErrorStatus::MemoryAllocation, name_ + ": " + std::to_string(bytes) + " bytes requested, only " +
-                                                       std::to_string(dram_bytes_ - std::min(dram_bytes_, live_capacity_)) + " of " +
-                                                       std::to_string(dram_bytes_) + " bytes free");
+    const uint64_t free = dram_bytes_ - std::min(dram_bytes_, live_device_bytes_);
+    const uint64_t cost = bytes > dram_bytes_ ? UINT64_MAX : device_bytes(bytes);
+    if (cost > free)
+        throw Error(ErrorStatus::MemoryAllocation,
+                    name_ + ": " + std::to_string(bytes) + " bytes requested" +
+                        (cost == UINT64_MAX ? std::string() : " (" + std::to_string(cost) + " bytes of device DRAM with page and bank rounding)") +
+                        ", only " + std::to_string(free) + " of " + std::to_string(dram_bytes_) + " bytes free");
     const uint64_t cap = round_up(bytes);
     Buffer b;
     b.bytes = bytes;
     b.capacity = cap;
+    b.device_bytes = cost;
     b.generation = seen_generation_;
     if (auto it = cache_.find(cap); it != cache_.end() && it->second.generation == seen_generation_) {
         b.runtime_id = it->second.runtime_id;
+        cached_device_bytes_ -= it->second.device_bytes;
         cache_.erase(it);
-        cached_capacity_ -= cap;
         ++counters_.cache_hits;
     } else {
         ++counters_.cache_misses;
-        // Make room from the cache before asking the device.
-        if (live_capacity_ + cached_capacity_ + cap > dram_bytes_) trim_cache_locked(dram_bytes_ - live_capacity_ - cap);
+        // Make room from the cache before asking the device (cost <= free, so no underflow).
+        if (live_device_bytes_ + cached_device_bytes_ + cost > dram_bytes_) trim_cache_locked(dram_bytes_ - live_device_bytes_ - cost);
         protocol::Request r;
         r.cmd = protocol::Command::alloc_buf;
         r.bytes = cap;
@@ -127,7 +143,7 @@ BufferId TTMemoryPool::allocate(uint64_t bytes) {
     while (next_id_ == 0 || buffers_.count(next_id_)) ++next_id_;
     BufferId id = next_id_++;
     buffers_.emplace(id, b);
-    live_capacity_ += cap;
+    live_device_bytes_ += cost;
     ZYX_LOG(mem) << name_ << ": buffer " << id << " = runtime buffer " << b.runtime_id << ", " << bytes << " bytes";
     return id;
 }
@@ -150,9 +166,9 @@ void TTMemoryPool::release(BufferId id) {
     Buffer b = it->second;
     buffers_.erase(it);
     if (b.generation != seen_generation_) return;  // lost with a crashed runtime: nothing to free
-    live_capacity_ -= b.capacity;
-    cache_.emplace(b.capacity, Cached{b.runtime_id, b.generation});
-    cached_capacity_ += b.capacity;
+    live_device_bytes_ -= b.device_bytes;
+    cache_.emplace(b.capacity, Cached{b.runtime_id, b.generation, b.device_bytes});
+    cached_device_bytes_ += b.device_bytes;
     trim_cache_locked(dram_bytes_ / 4);
 }
 
@@ -216,9 +232,9 @@ PoolStats TTMemoryPool::stats() const {
     PoolStats s = counters_;
     for (const auto& [id, b] : buffers_)
         if (b.generation == seen_generation_) ++s.live_buffers;
-    s.live_bytes = live_capacity_;
+    s.live_bytes = live_device_bytes_;
     s.cached_buffers = cache_.size();
-    s.cached_bytes = cached_capacity_;
+    s.cached_bytes = cached_device_bytes_;
     return s;
 }
 

@@ -1,9 +1,15 @@
 // TTMemoryPool: the DRAM of one Tenstorrent device (real or emulated) as a backend::MemoryPool.
 //
+// - Accounting is in the device's own unit: the device lays every buffer over all DRAM banks,
+//   each bank holding ceil(pages / dram_banks) pages at a stride of the page rounded up to
+//   dram_alignment (both from hello), so a buffer costs
+//   ceil(pages / banks) × align(page_bytes, dram_alignment) × banks bytes of DRAM — what the
+//   runtime's stats count as dram_bytes_allocated. A 4 KiB buffer on a 12-bank device costs
+//   48 KiB.
 // - allocate: page-rounded sizes, checked against free_bytes() (DRAM size from the runtime minus
-//   live buffers). Freed buffers are kept in a cache by exact page-rounded size and reused by the
-//   next allocation of that size without a round trip; the cache is trimmed when an allocation
-//   needs the room and never holds more than a quarter of the device.
+//   what live buffers cost). Freed buffers are kept in a cache by exact page-rounded size and
+//   reused by the next allocation of that size without a round trip; the cache is trimmed when
+//   an allocation needs the room and never holds more than a quarter of the device.
 // - retain/release: 32-bit reference counts with checked arithmetic (overflow and unknown ids
 //   are errors, never wrap-around).
 // - host_to_pool / pool_to_host: through the runtime's staging arena, synchronous (Event{}).
@@ -27,6 +33,7 @@ namespace zyx::tt {
 
 class RuntimeClient;
 
+// Bytes are DRAM bytes as the device counts them (page and bank rounding, see above).
 struct PoolStats {
     uint64_t live_buffers = 0, live_bytes = 0;
     uint64_t cached_buffers = 0, cached_bytes = 0;
@@ -40,6 +47,8 @@ public:
     ~TTMemoryPool() override;
 
     std::string name() const override { return name_; }
+    // DRAM the device can still give this pool: its size minus what live buffers cost on it
+    // (cached buffers are freed when an allocation needs their room).
     uint64_t free_bytes() const override;
     backend::BufferId allocate(uint64_t bytes) override;
     void retain(backend::BufferId buffer) override;
@@ -57,6 +66,9 @@ public:
     uint64_t buffer_bytes(backend::BufferId buffer) const;
     // Frees every cached device buffer.
     void trim_cache();
+    // DRAM a buffer of `bytes` costs on the device (page, alignment and bank rounding);
+    // UINT64_MAX when that does not fit 64 bits.
+    uint64_t device_bytes(uint64_t bytes) const;
     PoolStats stats() const;
     RuntimeClient& client() { return *client_; }
 
@@ -66,11 +78,13 @@ private:
         uint64_t generation = 0;   // the runtime generation that holds it
         uint64_t bytes = 0;        // as requested
         uint64_t capacity = 0;     // page-rounded, what the runtime allocated
+        uint64_t device_bytes = 0; // what it costs the device (device_bytes(capacity))
         uint32_t refs = 1;
     };
     struct Cached {
         uint32_t runtime_id;
         uint64_t generation;
+        uint64_t device_bytes;
     };
 
     uint64_t round_up(uint64_t bytes) const;
@@ -84,13 +98,15 @@ private:
     std::string name_;
     uint32_t page_bytes_;
     uint64_t dram_bytes_ = 0;
+    uint32_t dram_banks_ = 1;      // hello: device.dram_banks
+    uint32_t dram_alignment_ = 1;  // hello: device.dram_alignment
 
     mutable std::mutex mutex_;
     mutable uint64_t seen_generation_ = 0;
     mutable std::unordered_map<backend::BufferId, Buffer> buffers_;
     mutable std::multimap<uint64_t, Cached> cache_;  // capacity → cached runtime buffer
-    mutable uint64_t live_capacity_ = 0;
-    mutable uint64_t cached_capacity_ = 0;
+    mutable uint64_t live_device_bytes_ = 0;    // device_bytes of live buffers of this runtime
+    mutable uint64_t cached_device_bytes_ = 0;  // … and of cached ones
     mutable PoolStats counters_;
     backend::BufferId next_id_ = 1;
 };
