@@ -352,13 +352,15 @@ json Server::compile_program(const protocol::Request& r) {
         j["cached"] = true;
         return j;
     }
+    // The id is chosen first so that the target's errors can name it; it is taken on success.
+    while (next_program_ == 0 || programs_.count(next_program_)) ++next_program_;
+    const uint32_t id = next_program_;
     auto t0 = std::chrono::steady_clock::now();
-    TargetProgram inst = target_.program_create(p, p.grid);
+    TargetProgram inst = target_.program_create(p, p.grid, id);
     auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     ++counters_.compiles;
     ++counters_.instances;
-    while (next_program_ == 0 || programs_.count(next_program_)) ++next_program_;
-    uint32_t id = next_program_++;
+    ++next_program_;
     ProgramRecord rec;
     rec.desc = p;
     rec.key = key;
@@ -438,14 +440,24 @@ json Server::run(const protocol::Request& r) {
     bool instantiated = false;
     auto key = std::make_pair(grid.rows, grid.cols);
     auto inst = rec.instances.find(key);
-    if (inst == rec.instances.end()) {
-        inst = rec.instances.emplace(key, target_.program_create(p, grid)).first;
-        ++counters_.instances;
-        instantiated = true;
+    // The device's errors say what broke (kernel, core, CB); the prefix says which program.
+    const std::string where = ctx + " on grid " + grid_str(grid) + ": ";
+    try {
+        if (inst == rec.instances.end()) {
+            inst = rec.instances.emplace(key, target_.program_create(p, grid, r.program_id)).first;
+            ++counters_.instances;
+            instantiated = true;
+        }
+        delay(Command::run);
+    } catch (const Error& e) {
+        throw Error(e.status(), where + e.message());
     }
-    delay(Command::run);
     auto t0 = std::chrono::steady_clock::now();
-    target_.program_run(inst->second, args);
+    try {
+        target_.program_run(inst->second, args);
+    } catch (const Error& e) {
+        throw Error(e.status(), where + e.message());
+    }
     auto us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     ++counters_.launches;
     json j = protocol::response_ok(std::nullopt);

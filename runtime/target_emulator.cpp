@@ -41,6 +41,32 @@ emu::MathFidelity to_emu(protocol::MathFidelity m) {
     return emu::MathFidelity::HiFi4;
 }
 
+// The emulator names programs by its own ids ("deadlock: every kernel of program 5 is
+// blocked"); with one instance per launch grid they differ from the protocol's ids. Rewrites
+// "program <emu id>" and "program id <emu id>" (whole numbers only) to the protocol id.
+std::string with_protocol_id(const std::string& msg, emu::ProgramId emu_id, uint32_t protocol_id) {
+    std::string out;
+    const std::string ours = std::to_string(protocol_id), theirs = std::to_string(emu_id);
+    size_t i = 0;
+    while (i < msg.size()) {
+        bool replaced = false;
+        for (const std::string prefix : {"program id ", "program "}) {
+            const std::string pattern = prefix + theirs;
+            if (msg.compare(i, pattern.size(), pattern) == 0) {
+                size_t end = i + pattern.size();
+                if (end == msg.size() || !(msg[end] >= '0' && msg[end] <= '9')) {
+                    out += prefix + ours;
+                    i = end;
+                    replaced = true;
+                    break;
+                }
+            }
+        }
+        if (!replaced) out += msg[i++];
+    }
+    return out;
+}
+
 class EmulatorTarget final : public Target {
 public:
     EmulatorTarget(const emu::DeviceSpec& spec, const emu::DeviceOptions& opts) : dev_(spec, opts) {}
@@ -79,7 +105,7 @@ public:
         dev_.buffer_read(uint32_t(handle), dst, bytes, offset);
     }
 
-    TargetProgram program_create(const protocol::Program& p, protocol::Grid grid) override {
+    TargetProgram program_create(const protocol::Program& p, protocol::Grid grid, uint32_t protocol_id) override {
         emu::CoreRangeSet cores = {emu::CoreRange{{0, 0}, {grid.cols - 1, grid.rows - 1}}};
         emu::ProgramSpec spec;
         for (const protocol::CircularBuffer& cb : p.cbs)
@@ -101,25 +127,30 @@ public:
         }
         for (uint32_t v : p.semaphores) spec.semaphores.push_back({cores, v});
         emu::ProgramId id = dev_.program_create(spec);
-        grids_[id] = grid;
+        instances_[id] = Instance{grid, protocol_id};
         return id;
     }
 
     void program_free(TargetProgram p) override {
         dev_.program_free(emu::ProgramId(p));
-        grids_.erase(emu::ProgramId(p));
+        instances_.erase(emu::ProgramId(p));
     }
 
     void program_run(TargetProgram p, const LaunchArgs& args) override {
         emu::ProgramId id = emu::ProgramId(p);
-        protocol::Grid g = grids_.at(id);
-        for (size_t k = 0; k < args.size(); ++k) {
-            for (uint32_t y = 0; y < g.rows; ++y)
-                for (uint32_t x = 0; x < g.cols; ++x)
-                    dev_.program_set_runtime_args(id, uint32_t(k), {x, y}, args[k][y * g.cols + x]);
+        const Instance& inst = instances_.at(id);
+        const protocol::Grid g = inst.grid;
+        try {
+            for (size_t k = 0; k < args.size(); ++k) {
+                for (uint32_t y = 0; y < g.rows; ++y)
+                    for (uint32_t x = 0; x < g.cols; ++x)
+                        dev_.program_set_runtime_args(id, uint32_t(k), {x, y}, args[k][y * g.cols + x]);
+            }
+            dev_.program_launch(id);
+            dev_.wait();
+        } catch (const Error& e) {
+            throw Error(e.status(), with_protocol_id(e.message(), id, inst.protocol_id));
         }
-        dev_.program_launch(id);
-        dev_.wait();
     }
 
     TargetStats stats() const override {
@@ -128,8 +159,12 @@ public:
     }
 
 private:
+    struct Instance {
+        protocol::Grid grid;
+        uint32_t protocol_id = 0;
+    };
     emu::Device dev_;
-    std::unordered_map<emu::ProgramId, protocol::Grid> grids_;
+    std::unordered_map<emu::ProgramId, Instance> instances_;
 };
 
 }  // namespace

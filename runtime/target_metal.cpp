@@ -121,9 +121,10 @@ public:
         std::memcpy(dst, reinterpret_cast<const uint8_t*>(words.data()) + offset, bytes);
     }
 
-    TargetProgram program_create(const protocol::Program& p, protocol::Grid grid) override {
+    TargetProgram program_create(const protocol::Program& p, protocol::Grid grid, uint32_t protocol_id) override {
         auto prog = std::make_unique<Prog>();
         prog->grid = grid;
+        prog->protocol_id = protocol_id;
         tm::CoreRange cores({0, 0}, {grid.cols - 1, grid.rows - 1});
         tm::Program program = tm::CreateProgram();
         try {
@@ -155,7 +156,7 @@ public:
             // Compile now, so that errors surface at compile_program and not at the first run.
             tm::detail::CompileProgram(mesh_.get(), program);
         } catch (const std::exception& e) {
-            throw Error(ErrorStatus::KernelCompilation, std::string("tt-metal: ") + e.what());
+            throw Error(ErrorStatus::KernelCompilation, "tt-metal: program " + std::to_string(protocol_id) + ": " + e.what());
         }
         prog->workload.add_program(td::MeshCoordinateRange(mesh_->shape()), std::move(program));
         uint64_t id = next_program_++;
@@ -176,7 +177,7 @@ public:
             td::EnqueueMeshWorkload(mesh_->mesh_command_queue(), prog.workload, false);
             td::Finish(mesh_->mesh_command_queue());
         } catch (const std::exception& e) {
-            throw Error(ErrorStatus::KernelLaunch, std::string("tt-metal: ") + e.what());
+            throw Error(ErrorStatus::KernelLaunch, "tt-metal: program " + std::to_string(prog.protocol_id) + ": " + e.what());
         }
         ++launches_;
     }
@@ -196,6 +197,7 @@ private:
         td::MeshWorkload workload;
         std::vector<tm::KernelHandle> kernels;
         protocol::Grid grid;
+        uint32_t protocol_id = 0;  // named in errors
     };
     std::shared_ptr<td::MeshDevice> mesh_;
     protocol::DeviceDesc desc_;

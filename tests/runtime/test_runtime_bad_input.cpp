@@ -297,6 +297,23 @@ TEST_F(BadInput, KernelWithACompileErrorCarriesTheCompilersMessage) {
     expect_still_serving();
 }
 
+// Errors from a run name the program by its protocol id. A second launch grid makes a second
+// device instance of the program, so the emulator's own id (2) differs from the protocol's (1).
+TEST_F(BadInput, RunErrorsNameTheProtocolsProgramId) {
+    std::string src = "void kernel_main() { cb_wait_front(tt::CBIndex::c_0, 1); }";  // nobody ever pushes
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":0,"format":"Float16_b","page_bytes":2048,"num_pages":2}],"kernels":[)" +
+                       kernel_json("waiter", "data_movement_0", src.size()) + "]}";
+    json c = rt->ok(line, src + "\n");
+    const uint32_t program = c["program"].get<uint32_t>();
+    ASSERT_EQ(program, 1u);
+    json j = rt->request(R"({"cmd":"run","program":1,"grid":{"rows":1,"cols":2}})");
+    expect_error(j, "deadlock", "run: program 1 on grid 1x2: deadlock: every kernel of program 1 is blocked");
+    std::string msg = j["error"]["message"].get<std::string>();
+    EXPECT_EQ(msg.find("program 2"), std::string::npos) << "the emulator's own program id leaked: " << msg;
+    rt->ok(R"({"cmd":"release_program","program":1})");
+    expect_still_serving();
+}
+
 TEST_F(BadInput, MessagesWithQuotesAndNewlinesStayOneLine) {
     // The command name comes back inside the error message: quotes, backslash and newline must
     // be escaped so that the response is one valid JSON line.
