@@ -36,9 +36,37 @@ void check_view_rank(const View& v, const std::string& who) {
     for (const ViewLayer& l : v.layers) {
         size_t r = l.shape.size();
         if (r > kMaxRank || l.strides.size() != r ||
-            (l.has_mask() && (l.mask_begin.size() != r || l.mask_end.size() != r)))
+            (l.has_mask() && (l.mask_begin.size() != r || l.mask_end.size() != r)) ||
+            std::any_of(l.shape.begin(), l.shape.end(), [](int64_t d) { return d < 0; }))
             throw Error(ErrorStatus::InvalidArgument,
                         "invalid kernel: " + who + " has a malformed view " + view_string(v));
+    }
+}
+
+// Every position `v` yields must exist: upper layers stay inside the shape of the layer below
+// (else the unravel leaves that shape), and layer 0 reaches no element below 0. Counted over the
+// indices each layer's mask lets through, so padding may point anywhere.
+void check_view_reach(const View& v, const std::string& who) {
+    if (v.numel() == 0) return;
+    for (size_t li = v.layers.size(); li-- > 0;) {
+        int64_t lo, hi;
+        if (!v.layer_range(li, &lo, &hi)) return;  // only padding below this layer
+        if (lo == INT64_MIN && hi == INT64_MAX)
+            throw Error(ErrorStatus::InvalidArgument, "invalid kernel: " + who + " view " + view_string(v) +
+                                                          ": element positions overflow 64 bits");
+        if (li == 0) {
+            if (lo < 0)
+                throw Error(ErrorStatus::InvalidArgument, "invalid kernel: " + who + " view " + view_string(v) +
+                                                              " reaches element " + std::to_string(lo) + " (below 0)");
+            return;
+        }
+        int64_t below = 1;
+        for (int64_t d : v.layers[li - 1].shape) below *= d;
+        if (lo < 0 || hi >= below)
+            throw Error(ErrorStatus::InvalidArgument,
+                        "invalid kernel: " + who + " view " + view_string(v) + ": layer " + std::to_string(li) +
+                            " reaches positions " + std::to_string(lo) + ".." + std::to_string(hi) + " outside the " +
+                            std::to_string(below) + " elements of layer " + std::to_string(li - 1));
     }
 }
 
@@ -229,6 +257,7 @@ void validate(const Kernel& k) {
         if (in.view.shape() != gshape && in.view.shape() != k.shape)
             invalid(k, who + " view shape " + shape_string(in.view.shape()) + " is neither the global shape " +
                            shape_string(gshape) + " nor the index space " + shape_string(k.shape));
+        check_view_reach(in.view, who);
     }
     if (k.outputs.empty()) invalid(k, "no outputs");
     std::vector<bool> inside_reduce(k.nodes.size(), false);  // contains a reduce below it
@@ -304,6 +333,7 @@ void validate(const Kernel& k) {
         const ViewLayer& l = out.view.layers[0];
         if (out.view.layers.size() != 1 || l.has_mask())
             invalid(k, who + " view must be one unmasked layer, got " + view_string(out.view));
+        check_view_reach(out.view, who);
         // No two indices may write one element: sorted by |stride|, each stride must step over
         // everything the smaller ones can reach.
         std::vector<std::pair<int64_t, int64_t>> axes;  // (|stride|, size)

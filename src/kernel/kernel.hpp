@@ -172,7 +172,11 @@ struct View {
     // The element offset the index `idx` (rank() entries) reads, or false when it is padding.
     bool element(const int64_t* idx, int64_t* offset) const;
     // Smallest and largest element offset any index may touch; false when none can (empty view).
+    // Conservative for stacked views: every index of layers[0] that its mask lets through counts.
     bool offset_range(int64_t* lo, int64_t* hi) const;
+    // Smallest and largest position layers[layer] yields over the indices of its shape that its
+    // mask lets through; false when it has none. INT64_MIN/MAX when the positions overflow.
+    bool layer_range(size_t layer, int64_t* lo, int64_t* hi) const;
 
     bool operator==(const View&) const = default;
 };
@@ -245,7 +249,9 @@ struct Kernel {
 };
 
 // Throws zyx::Error(InvalidArgument) naming the node, input or output at fault when `k` breaks a
-// rule of this header (dtypes, ranks, levels, one reduce level, output views).
+// rule of this header (dtypes, ranks, levels, one reduce level, output views) or when a view
+// reaches outside its buffer: below element 0, or (stacked views) a position outside the shape
+// of the layer below. So a kernel that validates can be compiled and run by any backend.
 void validate(const Kernel& k);
 
 // Level of every node (0 = per global index, 1 = per full index); assumes a valid kernel.

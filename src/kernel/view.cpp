@@ -293,21 +293,33 @@ bool View::element(const int64_t* idx, int64_t* offset) const {
     return false;
 }
 
-bool View::offset_range(int64_t* lo, int64_t* hi) const {
-    if (numel() == 0) return false;
-    const ViewLayer& l = layers[0];
+bool View::layer_range(size_t layer, int64_t* lo, int64_t* hi) const {
+    const ViewLayer& l = layers.at(layer);
     int64_t a = l.offset, b = l.offset;
+    bool overflow = false;
     for (size_t d = 0; d < l.shape.size(); ++d) {
-        int64_t first = l.has_mask() ? l.mask_begin[d] : 0;
-        int64_t last = (l.has_mask() ? l.mask_end[d] : l.shape[d]) - 1;
-        if (last < first) return false;  // every index of this layer is padding
-        int64_t x = first * l.strides[d], y = last * l.strides[d];
-        a += std::min(x, y);
-        b += std::max(x, y);
+        // Indices are in [0, shape) and, with a mask, in [mask_begin, mask_end).
+        int64_t first = l.has_mask() ? std::max<int64_t>(l.mask_begin[d], 0) : 0;
+        int64_t last = (l.has_mask() ? std::min(l.mask_end[d], l.shape[d]) : l.shape[d]) - 1;
+        if (last < first) return false;  // no index of this layer is read
+        int64_t x, y;
+        overflow |= __builtin_mul_overflow(first, l.strides[d], &x);
+        overflow |= __builtin_mul_overflow(last, l.strides[d], &y);
+        overflow |= __builtin_add_overflow(a, std::min(x, y), &a);
+        overflow |= __builtin_add_overflow(b, std::max(x, y), &b);
+    }
+    if (overflow) {
+        a = INT64_MIN;
+        b = INT64_MAX;
     }
     *lo = a;
     *hi = b;
     return true;
+}
+
+bool View::offset_range(int64_t* lo, int64_t* hi) const {
+    if (numel() == 0) return false;
+    return layer_range(0, lo, hi);
 }
 
 std::string shape_string(const std::vector<int64_t>& shape) {

@@ -3,6 +3,7 @@
 // against the reference interpreter.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 
 #include "core/error.hpp"
@@ -198,6 +199,36 @@ TEST(HostDevice, LaunchErrorsNameTheArgumentAndLeaveTheDeviceUsable) {
     pool.pool_to_host(out, res, 16, {});
     EXPECT_EQ(res[1], 2.0f);
     EXPECT_EQ(res[3], 4.0f);
+}
+
+// A view reaching below its buffer (a negative offset, a negative stride from 0) is not a valid
+// kernel: supports() says no and compile() refuses it before any compiler runs (ZYX_CXX points
+// at a compiler that always fails, so reaching it would throw KernelCompilation instead).
+TEST(HostDevice, ViewsReachingBelowTheirBufferAreRefusedBeforeCompiling) {
+    HostPool pool;
+    HostDevice dev(pool);
+    Kernel in;
+    in.shape = {4};
+    View v = View::contiguous({4});
+    v.layers[0].offset = -2;
+    in.add_output(DType::f32, View::contiguous({4}), in.load(in.add_input(DType::f32, v)));
+    Kernel out;
+    out.shape = {4};
+    View ov = View::contiguous({4});
+    ov.layers[0].strides = {-1};
+    out.add_output(DType::f32, ov, out.constant(DType::f32, 1));
+    EXPECT_FALSE(dev.supports(in));
+    EXPECT_FALSE(dev.supports(out));
+    const char* old = std::getenv("ZYX_CXX");
+    std::string saved = old ? old : "";
+    setenv("ZYX_CXX", "/bin/false", 1);
+    expect_error(ErrorStatus::InvalidArgument, "input 0 view [4]/s[1]+-2 reaches element -2", [&] { dev.compile(in); });
+    expect_error(ErrorStatus::InvalidArgument, "output 0 view [4]/s[-1] reaches element -3", [&] { dev.compile(out); });
+    const Kernel* both[] = {&in, &out};
+    expect_error(ErrorStatus::InvalidArgument, "reaches element", [&] { dev.compile_batch(both); });
+    if (old) setenv("ZYX_CXX", saved.c_str(), 1);
+    else unsetenv("ZYX_CXX");
+    EXPECT_EQ(dev.compiled_kernels(), 0u);
 }
 
 TEST(HostDevice, MatmulTakesBlasWithEpilogue) {

@@ -133,6 +133,34 @@ TEST(KernelStructure, ValidationRules) {
         b.add_output(DType::i16, View::contiguous({1}), b.bitcast(b.constant(DType::f32, 1), DType::i16));
         expect_invalid(b, "bitcast from f32");
     }
+    {  // views that reach outside their buffer: refused by validate, so no backend compiles them
+        Kernel k;
+        k.shape = {4};
+        View below = View::contiguous({4});
+        below.layers[0].offset = -2;  // elements -2 .. 1
+        k.add_output(DType::f32, View::contiguous({4}), k.load(k.add_input(DType::f32, below)));
+        expect_invalid(k, "input 0 view [4]/s[1]+-2 reaches element -2 (below 0)");
+        Kernel o;
+        o.shape = {4};
+        View back = View::contiguous({4});
+        back.layers[0].strides = {-1};  // elements 0, -1, -2, -3
+        o.add_output(DType::f32, back, o.constant(DType::f32, 1));
+        expect_invalid(o, "output 0 view [4]/s[-1] reaches element -3 (below 0)");
+        // An upper layer whose positions leave the shape of the layer below (8 elements) would
+        // unravel into indices outside it.
+        Kernel u;
+        u.shape = {2, 4};
+        View two;
+        two.layers = {ViewLayer{{8}, {1}, 0, {}, {}}, ViewLayer{{2, 4}, {4, 1}, 3, {}, {}}};  // positions 3 .. 10
+        u.add_output(DType::f32, View::contiguous({2, 4}), u.load(u.add_input(DType::f32, two)));
+        expect_invalid(u, "layer 1 reaches positions 3..10");
+        // A masked-out part may point anywhere: only positions that are read count.
+        Kernel m;
+        m.shape = {4};
+        View padded = View::contiguous({2}).pad({2}, {0});  // elements -2, -1 are padding
+        m.add_output(DType::f32, View::contiguous({4}), m.load(m.add_input(DType::f32, padded)));
+        EXPECT_NO_THROW(validate(m));
+    }
     {  // a valid kernel with a strided, offset output view (writing into a slice)
         Kernel k;
         k.shape = {2, 2};
