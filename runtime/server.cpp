@@ -144,11 +144,11 @@ int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeou
     InputStream in(in_fd);
     for (;;) {
         FramedRequest f = read_request(in, raw_timeout_ms);
-        if (f.kind == FramedRequest::Kind::end_of_input) return 1;
+        if (f.kind == FramedRequest::Kind::end_of_input) return 0;  // as a working runtime (docs/protocol.md §1)
         bool exit_cmd = f.kind == FramedRequest::Kind::request && f.request.cmd == Command::exit;
         std::optional<uint64_t> seq = f.kind == FramedRequest::Kind::request ? f.request.seq : f.seq;
         json j = exit_cmd ? protocol::response_ok(seq) : protocol::response_error(seq, reason.status(), reason.message());
-        if (!write_all(out_fd, dump(j) + "\n") || exit_cmd) return exit_cmd ? 0 : 1;
+        if (!write_all(out_fd, dump(j) + "\n") || exit_cmd) return 0;  // exit, or the client closed our stdout
     }
 }
 

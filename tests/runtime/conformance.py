@@ -205,6 +205,9 @@ def main():
         check("run on a grid beyond the device",
               is_error(rt.request({"cmd": "run", "program": p, "inputs": [buf], "grid": {"rows": rows, "cols": cols + 1}}),
                        "kernel_launch"))
+        check("run on a grid without cores",
+              is_error(rt.request({"cmd": "run", "program": p, "inputs": [buf], "grid": {"rows": 0, "cols": cols}}),
+                       "kernel_launch"))
         check("release_program", rt.request({"cmd": "release_program", "program": p}).get("ok") is True)
 
     stats = rt.request({"cmd": "stats"})
@@ -222,6 +225,8 @@ def main():
     check("failed target: hello gets the reason", resp.get("ok") is False and "no-such-chip" in resp["error"]["message"], resp)
     check("failed target: exit", bad.request({"cmd": "exit"}) == {"ok": True})
     bad.close()
+    bad = Runtime("--preset", "no-such-chip")
+    check("failed target: end of input: exit status 0", bad.close() == 0)
 
     # End of input ends the runtime cleanly.
     eof = Runtime()

@@ -133,6 +133,7 @@ TEST(Protocol, ProgramLimitsAndIndicesAreChecked) {
                   ErrorStatus::InvalidArgument, "not a C identifier");
     expect_reject("{\"cmd\":\"compile_program\",\"grid\":{\"rows\":0,\"cols\":1},\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1}]}",
                   ErrorStatus::InvalidArgument, "has no cores");
+    expect_reject("{\"cmd\":\"run\",\"program\":1,\"grid\":{\"rows\":0,\"cols\":8}}", ErrorStatus::KernelLaunch, "run.grid: grid 0x8 has no cores");
     std::string many = "[";
     for (int i = 0; i < 342; ++i) many += std::string(i ? "," : "") + "{\"src\":\"core_y\"}";
     many += "]";

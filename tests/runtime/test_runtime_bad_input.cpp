@@ -306,6 +306,9 @@ TEST_F(BadInput, RunErrorsNameTheProtocolsProgramId) {
     json c = rt->ok(line, src + "\n");
     const uint32_t program = c["program"].get<uint32_t>();
     ASSERT_EQ(program, 1u);
+    // Launch grids without cores are kernel_launch, as every other launch grid error.
+    expect_error(rt->request(R"({"cmd":"run","program":1,"grid":{"rows":0,"cols":8}})"), "kernel_launch", "grid 0x8 has no cores");
+    expect_error(rt->request(R"({"cmd":"run","program":1,"grid":{"rows":9,"cols":1}})"), "kernel_launch", "exceeds the device grid");
     json j = rt->request(R"({"cmd":"run","program":1,"grid":{"rows":1,"cols":2}})");
     expect_error(j, "deadlock", "run: program 1 on grid 1x2: deadlock: every kernel of program 1 is blocked");
     std::string msg = j["error"]["message"].get<std::string>();

@@ -160,12 +160,14 @@ void check_nesting(std::string_view line) {
     }
 }
 
-Grid parse_grid(const json& v, std::string_view ctx) {
+// `refused`: the status of a well-formed grid without cores (invalid_argument for a program's
+// grid, kernel_launch for a run's, as every other grid error of that command).
+Grid parse_grid(const json& v, std::string_view ctx, ErrorStatus refused = ErrorStatus::InvalidArgument) {
     require_object(v, ctx);
     only_fields(v, ctx, {"rows", "cols"});
     Grid g{get_u32(v, ctx, "rows"), get_u32(v, ctx, "cols")};
     if (g.rows == 0 || g.cols == 0)
-        fail(ErrorStatus::InvalidArgument, ctx, "grid " + std::to_string(g.rows) + "x" + std::to_string(g.cols) + " has no cores");
+        fail(refused, ctx, "grid " + std::to_string(g.rows) + "x" + std::to_string(g.cols) + " has no cores");
     return g;
 }
 
@@ -463,7 +465,7 @@ Request request_from_json(const json& j) {
             if (const json* a = opt_array(j, ctx, "inputs", kMaxLaunchBuffers)) r.inputs = u32_array(*a, ctx, "inputs");
             if (const json* a = opt_array(j, ctx, "outputs", kMaxLaunchBuffers)) r.outputs = u32_array(*a, ctx, "outputs");
             if (const json* a = opt_array(j, ctx, "scalars", kMaxScalars)) r.scalars = u32_array(*a, ctx, "scalars");
-            if (j.contains("grid")) r.grid = parse_grid(j["grid"], "run.grid");
+            if (j.contains("grid")) r.grid = parse_grid(j["grid"], "run.grid", ErrorStatus::KernelLaunch);
             break;
         case Command::release_program:
             only_fields(j, ctx, {"cmd", "seq", "program"});
