@@ -9,6 +9,13 @@
 // ends. The scheduler re-checks a blocked fiber's Wait without switching to it. When no fiber on
 // any worker can run, the launch is a deadlock and the report lists every fiber's Wait.
 //
+// Polling calls (invalidate_l1_cache, cb_pages_available_at_front / _reservable_at_back when the
+// answer is no) yield too (Wait::Poll, always ready again). A pass in which only pollers ran and
+// none of them caused an event (Fiber::events: CB push/pop, NoC transfer or barrier, semaphore
+// increment, DST hand-over …) is not progress: after kSpinPasses such passes in a row (and at
+// least kSpinMinMs) the worker counts as stuck for the deadlock detection, and a launch whose
+// every worker is stuck is reported as a deadlock with the pollers marked as spinning.
+//
 // All state of a core is touched only by the worker thread that owns the core, except L1 and
 // DRAM bytes written by other cores' NoC transfers (programs order those with semaphores, as on
 // silicon) and semaphore words (atomic).
@@ -117,12 +124,15 @@ struct RoleConfig {
 };
 
 struct Wait {
-    enum Kind : uint8_t { None, CbReserve, CbWait, DstAcquire, DstWait, OperandPop, OperandPush, Semaphore };
+    enum Kind : uint8_t { None, CbReserve, CbWait, DstAcquire, DstWait, OperandPop, OperandPush, Semaphore, Poll };
+    // Poll: what the fiber polls (cb / n give the CB and page count of the CB polls).
+    enum PollKind : uint8_t { PollL1, PollReservable, PollAvailable };
     Kind kind = None;
     int32_t cb = 0, n = 0;
     const volatile uint32_t* sem = nullptr;
     uint32_t val = 0;
     bool at_least = false;
+    PollKind poll = PollL1;
 };
 
 // A NoC transfer issued by a processor and not yet covered by its barrier. `landed`: the bytes
@@ -151,6 +161,10 @@ struct Fiber {
     bool finished = true;
     bool crashed = false;                  // abandoned after a fault signal: never resumed again
     bool polled = false;                   // yielded from a polling call: not resumed again this pass
+    // Events this processor caused that other processors can observe (CB push/pop, NoC transfer
+    // issued or completed, semaphore increment, DST or operand hand-over). The scheduler tells a
+    // spinning poller from a working one by whether this moved during its last run.
+    uint64_t events = 0;
     Wait wait;
     std::vector<NocTxn> txns;              // outstanding NoC transfers issued by this processor
     // The DRAM buffers this processor addressed last (buffers cannot change during a launch):

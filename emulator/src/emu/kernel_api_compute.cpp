@@ -92,6 +92,7 @@ void tile_regs_commit() {
     if (d.state[d.math_sec] != DstState::Acquired) [[unlikely]] dst_fault("tile_regs_commit without tile_regs_acquire");
     d.state[d.math_sec] = DstState::Committed;
     d.math_sec = (d.math_sec + 1) % d.sections;
+    ++f.events;
 }
 
 void tile_regs_wait() {
@@ -116,6 +117,7 @@ void tile_regs_release() {
     d.written[d.pack_sec] = 0;
     d.state[d.pack_sec] = DstState::Free;
     d.pack_sec = (d.pack_sec + 1) % d.sections;
+    ++f.events;
 }
 
 // ---- FPU ----------------------------------------------------------------------------------------
@@ -171,6 +173,7 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
             tile::unpack_tile(b->format, reinterpret_cast<const void*>(uintptr_t(b->rd_ptr + tile_b * b->page_bytes)), s.b,
                               true);
         ++q.count;
+        ++f.events;
         return;
     }
     if (f.proc != Proc::Math) return;
@@ -209,6 +212,7 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     }
     q.head = (q.head + 1) % OperandQueue::kDepth;
     --q.count;
+    ++f.events;
 }
 
 // ---- SFPU ---------------------------------------------------------------------------------------

@@ -128,6 +128,7 @@ void cb_push_back(int32_t id, int32_t n) {
     cb.received = uint16_t(cb.received + n);
     cb.reserved -= uint32_t(n);
     cb.packed = 0;
+    ++f.events;
 }
 
 [[noreturn]] ZYX_EMU_COLD void wait_fault(const CbState& cb, int32_t id, int32_t n) {
@@ -176,26 +177,34 @@ void cb_pop_front(int32_t id, int32_t n) {
     if (cb.rd_ptr == cb.fifo_limit) cb.rd_ptr = cb.fifo_base;
     cb.acked = uint16_t(cb.acked + n);
     cb.waited -= uint32_t(n);
+    ++f.events;
 }
 
 uint32_t get_write_ptr(int32_t id) { return cb_checked(cur(), id, "get_write_ptr").wr_ptr; }
 uint32_t get_read_ptr(int32_t id) { return cb_checked(cur(), id, "get_read_ptr").rd_ptr; }
 
-// Polling calls yield when the answer is "no", so a polling loop lets the other fibers run.
-void poll_yield(Fiber& f) {
+// Polling calls yield when the answer is "no", so a polling loop lets the other fibers run (the
+// scheduler does not resume the poller again in the same pass). The Wait says what it polls, for
+// the deadlock report of a launch where nothing but polling happens any more (engine.hpp).
+void poll_yield(Fiber& f, Wait::PollKind what, int32_t cb = 0, int32_t n = 0) {
+    f.wait.kind = Wait::Poll;
+    f.wait.poll = what;
+    f.wait.cb = cb;
+    f.wait.n = n;
     f.polled = true;
     fiber_yield(f);
+    f.wait.kind = Wait::None;
 }
 bool cb_pages_reservable_at_back(int32_t id, int32_t n) {
     Fiber& f = cur();
     bool ok = cb_checked(f, id, "cb_pages_reservable_at_back").free_pages() >= uint32_t(n);
-    if (!ok) poll_yield(f);
+    if (!ok) poll_yield(f, Wait::PollReservable, id, n);
     return ok;
 }
 bool cb_pages_available_at_front(int32_t id, int32_t n) {
     Fiber& f = cur();
     bool ok = cb_checked(f, id, "cb_pages_available_at_front").available() >= uint32_t(n);
-    if (!ok) poll_yield(f);
+    if (!ok) poll_yield(f, Wait::PollAvailable, id, n);
     return ok;
 }
 uint32_t cb_page_size(int32_t id) { return cb_checked(cur(), id, "get_tile_size").page_bytes; }
@@ -311,6 +320,7 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
         }
     }
     f.txns.push_back({d, s.ptr, size, noc, true, false, false});
+    ++f.events;
 }
 
 void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
@@ -320,6 +330,7 @@ void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
     f.txns.push_back({t.ptr, s, size, noc, false, false, t.dram});
+    ++f.events;
 }
 
 void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests, bool loopback, uint8_t noc) {
@@ -355,6 +366,7 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
                      (loopback ? " (loopback counts the sender)" : " (the sender is not written and not counted)") +
                      "; silicon hangs waiting for the missing acks");
     for (uint8_t* p : dsts) f.txns.push_back({p, s, size, noc, false, false, false});
+    ++f.events;
 }
 
 void noc_read_barrier(uint8_t noc) { complete_txns(cur(), noc, true, false); }
@@ -366,12 +378,13 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t) {
     if (t.dram) kernel_fault("noc_semaphore_inc: target " + hex(addr) + " is in DRAM; semaphores live in L1");
     if (t.addr % 4) kernel_fault("noc_semaphore_inc: address " + hex(t.addr) + " is not 4-byte aligned");
     __atomic_fetch_add(reinterpret_cast<uint32_t*>(t.ptr), incr, __ATOMIC_SEQ_CST);
+    ++f.events;
 }
 
 void noc_semaphore_wait(const volatile uint32_t* addr, uint32_t val, bool at_least) {
     Fiber& f = cur();
     // invalidate_l1_cache() (dataflow_api.h): the kernel polls an L1 word; step aside.
-    if (!addr && at_least && val == 0) return poll_yield(f);
+    if (!addr && at_least && val == 0) return poll_yield(f, Wait::PollL1);
     own_l1(f, uint32_t(uintptr_t(addr)), 4, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", "semaphore");
     f.wait.kind = Wait::Semaphore;
     f.wait.sem = addr;
@@ -385,6 +398,7 @@ void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t) {
     Target t = resolve(f, addr, 4, "noc_inline_dw_write");
     if (t.dram) kernel_fault("noc_inline_dw_write: target " + hex(addr) + " is in DRAM, which inline writes do not support");
     __atomic_store_n(reinterpret_cast<uint32_t*>(t.ptr), val, __ATOMIC_SEQ_CST);
+    ++f.events;
 }
 
 void header_fault(const char* what) {

@@ -43,6 +43,11 @@ thread_local size_t t_sched_size = 0;
 constexpr size_t kFiberStack = 256 * 1024;
 constexpr size_t kGuard = 4096;
 
+// Spin watchdog (engine.hpp): a worker whose fibers only poll, without causing any event, for
+// this many scheduler passes in a row and at least this long counts as stuck.
+constexpr uint64_t kSpinPasses = 20000;
+constexpr int kSpinMinMs = 200;
+
 
 // ---- crash reports --------------------------------------------------------------------------
 // SIGSEGV/SIGBUS/SIGFPE/SIGILL while a kernel fiber runs on a worker thread: jump back to the
@@ -106,7 +111,7 @@ struct FixedStack {
 
 const char* kWaitApi[] = {"running", "cb_reserve_back", "cb_wait_front", "tile_regs_acquire", "tile_regs_wait",
                           "MATH waiting for UNPACK (SrcA/SrcB empty)", "UNPACK waiting for MATH (SrcA/SrcB full)",
-                          "noc_semaphore_wait"};
+                          "noc_semaphore_wait", "polling"};
 
 }  // namespace
 
@@ -172,6 +177,7 @@ bool wait_ready(const Fiber& f) {
             uint32_t v = __atomic_load_n(const_cast<const uint32_t*>(w.sem), __ATOMIC_SEQ_CST);
             return w.at_least ? v >= w.val : v == w.val;
         }
+        case Wait::Poll: return true;  // a poller runs again next pass and looks for itself
     }
     return true;
 }
@@ -180,6 +186,13 @@ std::string describe_wait(const Fiber& f) {
     const Core& c = *f.core;
     const Wait& w = f.wait;
     std::ostringstream os;
+    if (w.kind == Wait::Poll) {
+        if (w.poll == Wait::PollL1) return "spinning on L1 (invalidate_l1_cache)";
+        const char* api = w.poll == Wait::PollReservable ? "cb_pages_reservable_at_back" : "cb_pages_available_at_front";
+        uint32_t have = w.poll == Wait::PollReservable ? c.cbs[w.cb].free_pages() : c.cbs[w.cb].available();
+        os << "spinning on " << api << "(cb " << w.cb << ", " << w.n << "), have " << have;
+        return os.str();
+    }
     os << kWaitApi[w.kind];
     switch (w.kind) {
         case Wait::CbReserve:
@@ -227,6 +240,7 @@ void complete_txns(Fiber& f, int noc, bool reads, bool all_kinds) {
         if (!match) v[keep++] = t;
         else if (!t.landed) land_txn(t);
     }
+    if (keep != v.size()) ++f.events;
     v.resize(keep);
 }
 
@@ -367,8 +381,14 @@ void startl_fiber(Fiber& f, void* stack) {
 
 // Deadlock report: what every unfinished fiber of the launch waits on.
 std::string deadlock_report(Launch& L) {
+    bool spinning = false;
+    for (Core* c : L.cores)
+        for (auto& f : c->fibers) spinning |= f.kernel && !f.finished && f.wait.kind == Wait::Poll;
     std::ostringstream os;
     os << "deadlock: every kernel of program " << L.program_id << " is blocked";
+    if (spinning)
+        os << " or spinning (polling for " << kSpinPasses << " scheduler passes and " << kSpinMinMs
+           << " ms without a CB, semaphore, NoC or DST event anywhere)";
     for (Core* c : L.cores)
         for (auto& f : c->fibers) {
             if (!f.kernel) continue;
@@ -415,11 +435,15 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
     };
     uint64_t cpu0 = thread_cpu_ns();
+    // Spin watchdog (engine.hpp): passes in a row in which only pollers ran, without an event.
+    uint64_t spin_passes = 0;
+    std::chrono::steady_clock::time_point spin_start;
     while (!L.aborted.load(std::memory_order_relaxed)) {
         ++n_passes;
         uint64_t seen = L.progress.load(std::memory_order_seq_cst);
         if (L.randomize) std::shuffle(cores.begin(), cores.end(), rng);
-        bool progress = false, live = false;
+        // progress: some fiber ran and did more than poll; polling: some fiber only polled.
+        bool progress = false, live = false, polling = false;
         // A core keeps running while any of its fibers can (bounded, for fairness): its CBs,
         // DST and operand queue stay in the host's caches instead of being evicted by the
         // other cores of this worker between every step.
@@ -432,16 +456,23 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                     if (f->finished) continue;
                     live = true;
                     if (f->polled || !wait_ready(*f)) continue;
+                    const uint64_t events = f->events;
                     if (L.randomize && !f->txns.empty()) {
                         // Seeded NoC completion: each outstanding transfer lands now or later, in
                         // random order (it stays outstanding for the barrier checks).
                         for (size_t i = f->txns.size(); i > 1; --i) std::swap(f->txns[i - 1], f->txns[rng() % i]);
                         for (auto& t : f->txns)
-                            if (!t.landed && (rng() & 1)) land_txn(t);
+                            if (!t.landed && (rng() & 1)) land_txn(t), ++f->events;
                     }
-                    ran = progress = true;
+                    ran = true;
                     ++n_resumes;
-                    if (!resume(*f, jb) || L.aborted.load(std::memory_order_relaxed)) break;
+                    if (!resume(*f, jb) || L.aborted.load(std::memory_order_relaxed)) {
+                        progress = true;
+                        break;
+                    }
+                    // It polled again without causing any event: it is spinning (so far).
+                    if (!f->finished && f->wait.kind == Wait::Poll && f->events == events) polling = true;
+                    else progress = true;
                 }
                 if (!ran) break;
             }
@@ -455,9 +486,20 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                 L.sched_cv.notify_all();
             }
         }
+        if (progress) spin_passes = 0;
         if ((!progress || !live) && claim_core()) continue;  // nothing to run here: take a new core
         if (!live) break;
         if (progress) continue;
+        if (polling) {
+            // Only pollers ran, and none caused an event. Keep polling for a long stretch (a
+            // poller may be waiting for a plain L1 store by another poller of its core); then
+            // count as stuck like a worker whose fibers are all blocked.
+            if (spin_passes++ == 0) spin_start = std::chrono::steady_clock::now();
+            if (spin_passes < kSpinPasses ||
+                std::chrono::steady_clock::now() - spin_start < std::chrono::milliseconds(kSpinMinMs))
+                continue;
+            spin_passes = 0;
+        }
         // Nothing on this worker can run. Deadlock when every worker with live fibers found
         // nothing to run at the current progress count (a worker blocked at an older count may
         // be about to wake up and run something).

@@ -1,0 +1,141 @@
+// Scheduling contract of the emulator (emulator/README.md, "Schedules" and "Determinism"):
+// polling loops make progress on any number of worker threads, a loop polling for a value nobody
+// writes is reported instead of hanging, seeded runs reproduce whatever `threads` says, and a
+// DRAM write race between cores is an error.
+#include <map>
+#include <set>
+
+#include "emu_test_util.hpp"
+
+using namespace emu_test;
+
+namespace {
+
+const CoreRangeSet kTwoCores{CoreRange{{0, 0}, {1, 0}}};
+
+// Core (0,0) spins on its semaphore the tt-metal way until core (1,0) increments it over the NoC
+// (audit probe spin2.cpp); then it writes the value it saw to DRAM.
+ProgramSpec spin_program() {
+    ProgramSpec s;
+    s.cbs = {cb(0, 1, kTwoCores, DataFormat::Float16_b, 64)};
+    s.semaphores = {{kTwoCores, 0}};
+    s.kernels = {dm0("flag", R"(
+void kernel_main() {
+    volatile uint32_t* sem = reinterpret_cast<volatile uint32_t*>(get_semaphore(0));
+    if (get_absolute_logical_x() == 0) {
+        while (*sem != 1) invalidate_l1_cache();
+        uint32_t l1 = get_write_ptr(0);
+        *reinterpret_cast<volatile uint32_t*>(l1) = *sem + 41;
+        noc_async_write(l1, get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 64}), 64);
+        noc_async_write_barrier();
+    } else {
+        noc_semaphore_inc(get_noc_addr(my_x[noc_index] - 1, my_y[noc_index], get_semaphore(0)), 1);
+        noc_async_atomic_barrier();
+    }
+})", kTwoCores)};
+    return s;
+}
+
+void run_spin(const DeviceOptions& o, const std::string& what) {
+    Device dev(preset("wormhole-n150"), o);
+    auto out = dev.buffer_create(64, 64);
+    auto p = dev.program_create(spin_program());
+    dev.program_set_runtime_args(p, 0, {0, 0}, {out.address});
+    dev.program_set_runtime_args(p, 0, {1, 0}, {out.address});
+    auto err = run(dev, p);
+    ASSERT_FALSE(err) << what << ": " << err->what();
+    uint32_t v = 0;
+    dev.buffer_read(out.id, &v, 4);
+    EXPECT_EQ(v, 42u) << what;
+}
+
+}  // namespace
+
+TEST(EmuSpin, InvalidateL1CacheLetsTheWriterRunOnOneThread) {
+    for (unsigned threads : {1u, 2u}) {
+        DeviceOptions o;
+        o.threads = threads;
+        run_spin(o, "threads " + std::to_string(threads));
+    }
+}
+
+TEST(EmuSpin, InvalidateL1CacheUnderSeeds) {
+    for (uint64_t seed : {1ull, 2ull, 3ull, 7ull}) {
+        DeviceOptions o;
+        o.schedule_seed = seed;
+        run_spin(o, "seed " + std::to_string(seed));
+        o.threads = 2;
+        run_spin(o, "seed " + std::to_string(seed) + ", threads 2");
+    }
+}
+
+TEST(EmuSpin, SpinForAValueNobodyWritesIsReported) {
+    for (unsigned threads : {1u, 2u}) {
+        DeviceOptions o;
+        o.threads = threads;
+        Device dev(preset("wormhole-n150"), o);
+        ProgramSpec s;
+        s.semaphores = {{kTwoCores, 0}};
+        s.cbs = {cb(0, 1, kTwoCores)};
+        // Core (0,0) spins for 1 in its semaphore; core (1,0) waits for a page nobody pushes.
+        s.kernels = {dm0("spinner", R"(
+void kernel_main() {
+    if (get_absolute_logical_x() != 0) return;
+    volatile uint32_t* sem = reinterpret_cast<volatile uint32_t*>(get_semaphore(0));
+    while (*sem != 1) invalidate_l1_cache();
+})", kTwoCores),
+                     dm1("stuck", "void kernel_main() { if (get_absolute_logical_x() == 1) cb_wait_front(0, 1); }",
+                         kTwoCores)};
+        auto err = run(dev, dev.program_create(s));
+        ASSERT_TRUE(err) << "threads " << threads;
+        EXPECT_EQ(err->status(), ErrorStatus::Deadlock) << err->what();
+        for (const char* part : {"deadlock", "spinning", "core (0,0) BRISC [spinner]: spinning on L1 (invalidate_l1_cache)",
+                                 "core (1,0) NCRISC [stuck]: cb_wait_front(cb 0, need 1, have 0)",
+                                 "core (1,0) BRISC [spinner]: finished"})
+            EXPECT_TRUE(contains(err->message(), part)) << "missing '" << part << "' in: " << err->message();
+    }
+}
+
+TEST(EmuSpin, PollingACircularBufferNobodyFillsIsReported) {
+    Device dev(preset("wormhole-n150"));
+    ProgramSpec s;
+    s.cbs = {cb(3, 2, one_core())};
+    s.kernels = {dm0("poller", "void kernel_main() { while (!cb_pages_available_at_front(3, 1)) {} }", one_core())};
+    auto err = run(dev, dev.program_create(s));
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->status(), ErrorStatus::Deadlock) << err->what();
+    EXPECT_TRUE(contains(err->message(), "core (0,0) BRISC [poller]: spinning on cb_pages_available_at_front(cb 3, 1), have 0"))
+        << err->message();
+}
+
+TEST(EmuSpin, PingPongThroughPlainL1StoresCompletes) {
+    // BRISC and NCRISC of one core hand a counter back and forth through plain L1 stores, each
+    // polling with invalidate_l1_cache: no CB, semaphore or NoC event, yet progress every round
+    // (well below the watchdog's stretch).
+    Device dev(preset("wormhole-n150"));
+    auto out = dev.buffer_create(64, 64);
+    ProgramSpec s;
+    s.cbs = {cb(0, 1, one_core(), DataFormat::Float16_b, 64)};
+    const char* src = R"(
+void kernel_main() {
+    volatile uint32_t* turn = reinterpret_cast<volatile uint32_t*>(get_write_ptr(0));
+    const uint32_t me = get_compile_time_arg_val(0);
+    for (uint32_t round = 0; round < 500; ++round) {
+        while (*turn % 2 != me) invalidate_l1_cache();
+        *turn = *turn + 1;
+    }
+    if (me == 1) {
+        while (*turn != 1000) invalidate_l1_cache();
+        noc_async_write(get_write_ptr(0), get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 64}), 64);
+        noc_async_write_barrier();
+    }
+})";
+    s.kernels = {dm0("even", src, one_core(), {0}), dm1("odd", src, one_core(), {1})};
+    auto p = dev.program_create(s);
+    dev.program_set_runtime_args(p, 1, {0, 0}, {out.address});
+    auto err = run(dev, p);
+    ASSERT_FALSE(err) << err->what();
+    uint32_t v = 0;
+    dev.buffer_read(out.id, &v, 4);
+    EXPECT_EQ(v, 1000u);
+}
