@@ -249,6 +249,7 @@ template <class T> bool predicate_op(Op op, T a, T b) {
         case Op::cmp_ne: return a != b;
         case Op::logical_and: return a != T(0) && b != T(0);
         case Op::logical_or: return a != T(0) || b != T(0);
+        case Op::logical_xor: return (a != T(0)) != (b != T(0));
         default: break;
     }
     throw Error(ErrorStatus::Internal, "interpreter: not a predicate: " + std::string(op_name(op)));
@@ -305,7 +306,7 @@ struct Evaluator {
         }
         if (op_is_unary(n.op))
             return dispatch(n.dtype, [&](auto z) { return raw_of(unary_op(n.op, as<decltype(z)>(v(0)))); });
-        if (op_is_comparison(n.op) || n.op == Op::logical_and || n.op == Op::logical_or)
+        if (op_gives_bool(n.op))  // comparisons, logical_and/or/xor (logical_not is above)
             return dispatch(src_t(0), [&](auto z) {
                 using T = decltype(z);
                 return raw_of(predicate_op(n.op, as<T>(v(0)), as<T>(v(1))));

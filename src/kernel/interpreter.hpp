@@ -8,7 +8,8 @@
 //     shifts by a negative amount or >= the bit width give 0 (shr of a negative signed value: -1).
 //   - float → integer casts truncate toward zero, saturate at the target's range, NaN → 0;
 //     anything → bool is x != 0 (NaN → true); integer → float rounds to nearest.
-//   - max/min propagate NaN; comparisons follow IEEE; floats follow C (<cmath>) otherwise.
+//   - max/min propagate NaN; comparisons follow IEEE; floats follow C (<cmath>) otherwise;
+//     logical ops read any non-zero value (NaN included) as true.
 //   - reductions run in row-major order over the reduce axes, accumulating 16-bit floats in
 //     f32; an empty reduction gives the op's identity (0, 1, lowest, highest).
 #pragma once

@@ -15,7 +15,7 @@ constexpr std::string_view kOpNames[kNumOps] = {
     "relu", "abs", "floor", "ceil", "round", "sign", "logical_not", "bit_not",
     "add", "sub", "mul", "div", "pow", "max", "min", "mod",
     "cmp_lt", "cmp_le", "cmp_gt", "cmp_ge", "cmp_eq", "cmp_ne",
-    "logical_and", "logical_or", "bit_and", "bit_or", "bit_xor", "shl", "shr",
+    "logical_and", "logical_or", "logical_xor", "bit_and", "bit_or", "bit_xor", "shl", "shr",
     "where", "cast", "bitcast",
     "reduce_sum", "reduce_prod", "reduce_max", "reduce_min",
 };
@@ -81,6 +81,10 @@ bool op_is_unary(Op op) { return op >= Op::neg && op <= Op::bit_not; }
 bool op_is_binary(Op op) { return op >= Op::add && op <= Op::shr; }
 bool op_is_comparison(Op op) { return op >= Op::cmp_lt && op <= Op::cmp_ne; }
 bool op_is_reduce(Op op) { return op >= Op::reduce_sum && op <= Op::reduce_min; }
+bool op_gives_bool(Op op) {
+    return op_is_comparison(op) || op == Op::logical_not || op == Op::logical_and || op == Op::logical_or ||
+           op == Op::logical_xor;
+}
 
 int op_arity(Op op) {
     if (op <= Op::index) return 0;
@@ -181,7 +185,7 @@ int Kernel::unary(Op op, int x) {
     Node n;
     n.op = op;
     n.src[0] = x;
-    n.dtype = op == Op::logical_not ? DType::bool_ : dtype_of(*this, x);
+    n.dtype = op_gives_bool(op) ? DType::bool_ : dtype_of(*this, x);
     return push(n);
 }
 int Kernel::binary(Op op, int x, int y) {
@@ -189,8 +193,7 @@ int Kernel::binary(Op op, int x, int y) {
     n.op = op;
     n.src[0] = x;
     n.src[1] = y;
-    bool to_bool = op_is_comparison(op) || op == Op::logical_and || op == Op::logical_or;
-    n.dtype = to_bool ? DType::bool_ : dtype_of(*this, x);
+    n.dtype = op_gives_bool(op) ? DType::bool_ : dtype_of(*this, x);
     return push(n);
 }
 int Kernel::where(int cond, int x, int y) {
@@ -304,8 +307,7 @@ void validate(const Kernel& k) {
                 need(op_accepts(n.op, t), [&] { return std::string("does not accept " + std::string(dtype_name(t))); });
                 if (arity == 2) need(src_t(1) == t, [&] { return std::string("operand dtypes differ (" + std::string(dtype_name(t)) + ", " +
                                                         std::string(dtype_name(src_t(1))) + ")"); });
-                bool to_bool = n.op == Op::logical_not || op_is_comparison(n.op) || n.op == Op::logical_and ||
-                               n.op == Op::logical_or;
+                bool to_bool = op_gives_bool(n.op);
                 need(n.dtype == (to_bool ? DType::bool_ : t), [&] { return std::string("result dtype must be " +
                                                                  std::string(dtype_name(to_bool ? DType::bool_ : t))); });
             }

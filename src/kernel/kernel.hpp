@@ -95,6 +95,7 @@ enum class Op : uint8_t {
     cmp_ne,       // x != y, result bool (true when either is NaN)
     logical_and,  // (x != 0) && (y != 0), result bool; any dtype
     logical_or,   // (x != 0) || (y != 0), result bool; any dtype
+    logical_xor,  // (x != 0) != (y != 0), result bool; any dtype
     bit_and,      // x & y; integers and bool
     bit_or,       // x | y; integers and bool
     bit_xor,      // x ^ y; integers and bool
@@ -121,6 +122,8 @@ bool op_is_unary(Op op);        // neg … bit_not
 bool op_is_binary(Op op);       // add … shr
 bool op_is_comparison(Op op);   // cmp_* (result bool)
 bool op_is_reduce(Op op);       // reduce_*
+// Result is bool whatever the operand dtype: comparisons, logical_not/and/or/xor.
+bool op_gives_bool(Op op);
 // Whether `op` accepts operands of dtype `t` (the dtype rules of the comments above).
 bool op_accepts(Op op, DType t);
 

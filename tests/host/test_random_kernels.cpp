@@ -147,8 +147,7 @@ struct Generator {
                 std::vector<Op> ops;
                 for (int o = 0; o < kNumOps; ++o) {
                     Op op = Op(o);
-                    bool to_bool = op_is_comparison(op) || op == Op::logical_and || op == Op::logical_or;
-                    if (op_is_binary(op) && !to_bool && op_accepts(op, t)) ops.push_back(op);
+                    if (op_is_binary(op) && !op_gives_bool(op) && op_accepts(op, t)) ops.push_back(op);
                 }
                 if (!ops.empty()) {
                     Op op = ops[size_t(uniform(0, int64_t(ops.size()) - 1))];
@@ -167,10 +166,10 @@ struct Generator {
         }
         // bool from a comparison, logical op or logical_not of another dtype
         DType f = any_dtype();
-        int64_t which = uniform(0, 8);
-        if (which == 8) return k.unary(Op::logical_not, expr(f, depth - 1, level1));
+        int64_t which = uniform(0, 9);
+        if (which == 9) return k.unary(Op::logical_not, expr(f, depth - 1, level1));
         const Op preds[] = {Op::cmp_lt, Op::cmp_le, Op::cmp_gt, Op::cmp_ge, Op::cmp_eq,
-                            Op::cmp_ne, Op::logical_and, Op::logical_or};
+                            Op::cmp_ne, Op::logical_and, Op::logical_or, Op::logical_xor};
         return k.binary(preds[which], expr(f, depth - 1, level1), expr(f, depth - 1, level1));
     }
 

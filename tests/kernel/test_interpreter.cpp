@@ -103,6 +103,7 @@ TEST(Interpreter, FloatBinary) {
         expect_same(pred(Op::cmp_ne, t, {2, nan_}, {2, nan_}), {0, 1}, "ne");
         expect_same(pred(Op::logical_and, t, {0.5, 0.5, nan_}, {-0.0, 2, 1}), {0, 1, 1}, "and");
         expect_same(pred(Op::logical_or, t, {0, 0, -0.0}, {0, 3, 0}), {0, 1, 0}, "or");
+        expect_same(pred(Op::logical_xor, t, {0, 0.5, nan_, -0.0, 2}, {0, -0.0, 1, 2, 3}), {0, 1, 0, 1, 0}, "xor");
     }
 }
 
@@ -167,6 +168,10 @@ TEST(Interpreter, BoolOps) {
     expect_same(D(b, run_binary(Op::max, b, B({0, 0, 1}), B({0, 1, 1}))), {0, 1, 1}, "max = or");
     expect_same(D(b, run_binary(Op::min, b, B({0, 1, 1}), B({1, 0, 1}))), {0, 0, 1}, "min = and");
     expect_same(D(b, run_binary(Op::bit_xor, b, B({0, 1, 1}), B({1, 1, 0}))), {1, 0, 1}, "xor");
+    expect_same(D(b, run_binary(Op::logical_xor, b, B({0, 1, 1, 0}), {1, 1, 0, 2})), {1, 0, 1, 1}, "logical_xor");
+    // On integers only zero is false: 256 is true though its low byte is 0.
+    expect_same(D(b, run_binary(Op::logical_xor, DType::i32, I(DType::i32, {256, 0, -1}), I(DType::i32, {0, 0, 7}))),
+                {1, 0, 0}, "logical_xor i32");
     expect_same(D(b, run_binary(Op::cmp_lt, b, B({0, 1}), B({1, 0}))), {1, 0}, "false < true");
     expect_same(D(b, run_unary(Op::bit_not, b, B({0, 1}))), {1, 0}, "bit_not");
     // A bool byte other than 0/1 reads as true.

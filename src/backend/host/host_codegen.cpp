@@ -272,6 +272,7 @@ struct Codegen {
             case Op::cmp_ne: return "(" + a + " != " + b + ")";
             case Op::logical_and: return "((" + a + " != 0) & (" + b + " != 0))";
             case Op::logical_or: return "((" + a + " != 0) | (" + b + " != 0))";
+            case Op::logical_xor: return "((" + a + " != 0) != (" + b + " != 0))";
             default: break;
         }
         std::string T = ctype(t);
