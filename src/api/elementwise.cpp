@@ -293,7 +293,7 @@ Tensor Tensor::logical_or(const Tensor& y) const {
 }
 Tensor Tensor::logical_xor(const Tensor& y) const {
     Tensor a = cast(DType::bool_), b = y.cast(DType::bool_);
-    return binary("logical_xor", Op::cmp_ne, T(a, "logical_xor"), T(b, "logical_xor"), Rule::compare);
+    return binary("logical_xor", Op::logical_xor, T(a, "logical_xor"), T(b, "logical_xor"), Rule::compare);
 }
 Tensor Tensor::bitwise_and(const Tensor& y) const {
     return binary("bitwise_and", Op::bit_and, T(*this, "bitwise_and"), T(y, "bitwise_and"), Rule::bitwise);
