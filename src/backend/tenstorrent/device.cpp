@@ -47,13 +47,22 @@ std::filesystem::path find_runtime_executable() {
         std::error_code ec;
         self = std::filesystem::read_symlink("/proc/self/exe", ec);
     }
+    // In the build tree executables and the runtime share bin/; installed, the runtime is in
+    // <prefix>/libexec/zyx/ (runtime/CMakeLists.txt), i.e. ../libexec/zyx of <prefix>/bin and of
+    // <prefix>/lib.
     if (!self.empty()) {
         std::filesystem::path dir = self.parent_path();
-        for (const std::filesystem::path& p : {dir / kRuntimeName, dir / ".." / "bin" / kRuntimeName, dir / ".." / "libexec" / "zyx" / kRuntimeName}) {
+        for (const std::filesystem::path& p : {dir / kRuntimeName, dir / ".." / "libexec" / "zyx" / kRuntimeName}) {
             if (is_executable(p)) return p.lexically_normal();
             tried.push_back(p.lexically_normal());
         }
     }
+    // Where `cmake --install` puts it for the prefix this library was configured with (a static
+    // library lives inside the program that links it, wherever that is).
+#ifdef ZYX_TT_RUNTIME_INSTALL_PATH
+    if (is_executable(ZYX_TT_RUNTIME_INSTALL_PATH)) return ZYX_TT_RUNTIME_INSTALL_PATH;
+    tried.emplace_back(ZYX_TT_RUNTIME_INSTALL_PATH);
+#endif
 #ifdef ZYX_TT_RUNTIME_BUILD_PATH
     if (is_executable(ZYX_TT_RUNTIME_BUILD_PATH)) return ZYX_TT_RUNTIME_BUILD_PATH;
     tried.emplace_back(ZYX_TT_RUNTIME_BUILD_PATH);

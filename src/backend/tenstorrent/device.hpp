@@ -47,8 +47,10 @@ struct OpenOptions {
 };
 
 // Where the runtime executable is, in this order: $ZYX_TT_RUNTIME; beside the executable or
-// shared object that contains zyx (and in ../bin, ../libexec/zyx of it); the build tree this
-// library was built in. Throws Initialization listing the places it looked.
+// shared object that contains zyx (the build tree's bin/), or in ../libexec/zyx of it (an
+// installed tree: <prefix>/bin or <prefix>/lib beside <prefix>/libexec/zyx); the install
+// location of the prefix zyx was configured with (${CMAKE_INSTALL_FULL_LIBEXECDIR}/zyx); the
+// build tree this library was built in. Throws Initialization listing the places it looked.
 std::filesystem::path find_runtime_executable();
 
 // The launch grid for a kernel's group axes: axis 0 → rows, axis 1 → cols (missing axes are 1).
