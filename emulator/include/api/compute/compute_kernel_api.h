@@ -30,14 +30,28 @@
 #define PACK(x) do { if (ZYX_EMU.role() == ZYX_EMU_ROLE_PACK) { x; } } while (0)
 
 
+// Defaults for the JIT defines of a compute kernel (set by the emulator; here so that a compute
+// header included from a data-movement kernel still compiles).
+#ifndef DST_ACCUM_MODE
+#define DST_ACCUM_MODE false
+#endif
+#ifndef APPROX
+#define APPROX false
+#endif
+
 namespace ckernel {
 
-enum class DstSync : uint8_t { SyncHalf = 0, SyncFull = 1 };
-enum class BroadcastType : uint8_t { NONE = 0, COL = 1, ROW = 2, SCALAR = 3 };
-enum EltwiseBinaryType : uint8_t { ELWMUL = 0, ELWDIV = 1, ELWADD = 2, ELWSUB = 3 };
-enum class PoolType : uint8_t { SUM = 0, AVG = 1, MAX = 2 };
-enum class ReduceDim : uint8_t { REDUCE_ROW = 0, REDUCE_COL = 1, REDUCE_SCALAR = 2 };
-enum class VectorMode : uint8_t { None = 0, R = 1, C = 2, RC = 4 };
+// The enumerations of tt-llk's llk_defs.h, with tt-metal's names and values. They are UNSCOPED
+// enums, as tt-metal declared them until May 2026 (tt-metal PRs #44443 and #44622 then made
+// them enum class): both spellings compile here, the older `reduce_init<SUM, REDUCE_ROW>` and
+// the current `reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>`, `VectorMode::RC`.
+enum VectorMode { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xFF };
+enum ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
+enum PoolType { SUM, AVG, MAX, MIN };
+enum DstSync { SyncHalf = 0, SyncFull = 1 };
+enum BroadcastType { NONE = 0x0, COL = 0x1, ROW = 0x2, SCALAR = 0x3 };
+enum EltwiseBinaryType { ELWMUL, ELWDIV, ELWADD, ELWSUB, ELWLESS };
+// How an SFPU result is narrowed into a 16-bit DST (eltwise_binary_sfpu.h). Scoped in tt-metal.
 enum class DstRoundingMode : uint8_t { Default = 0, NearestEven = 1 };
 namespace MathFidelity { enum : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 }; }
 
@@ -207,9 +221,17 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
 #ifndef REDUCE_DIM
 #define REDUCE_DIM ReduceDim::REDUCE_ROW
 #endif
+namespace zyx_emu_c {
+// Reduce op code for the emulator: pool | dim << 4. PoolType::MIN is tt-metal's but not modelled.
+template <PoolType reduce_type, ReduceDim reduce_dim>
+ALWI uint32_t reduce_flags() {
+    if constexpr (reduce_type == MIN) ZYX_EMU.kernel_fault("Unsupported: reduce with PoolType::MIN");
+    return uint32_t(reduce_type) | uint32_t(reduce_dim) << 4;
+}
+}  // namespace zyx_emu_c
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
-    zyx_emu_c::init(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, int32_t(ocb), uint32_t(reduce_type) | uint32_t(reduce_dim) << 4);
+    zyx_emu_c::init(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, int32_t(ocb), zyx_emu_c::reduce_flags<reduce_type, reduce_dim>());
 }
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init_short(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
@@ -223,7 +245,7 @@ ALWI void reduce_uninit(uint32_t icb = 0) {
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler, uint32_t idst) {
     zyx_emu_c::fpu(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, itile, itile_scaler, idst,
-                   uint32_t(reduce_type) | uint32_t(reduce_dim) << 4);
+                   zyx_emu_c::reduce_flags<reduce_type, reduce_dim>());
 }
 
 // ---- transpose (transpose_wh.h, transpose.h) --------------------------------------------------
