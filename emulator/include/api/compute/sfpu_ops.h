@@ -1,10 +1,23 @@
-// SFPU operations on DST tiles (MATH only), mirroring tt-metal's api/compute/eltwise_unary/*.h,
-// eltwise_binary_sfpu.h, fill.h and typecast.h. Call the matching *_init() before use, as on
-// silicon. Template parameters (approximation modes, vector modes) are accepted and, except
-// `approx`, ignored: the emulator computes every op over the whole tile.
+// SFPU operations on DST tiles (MATH only), mirroring tt-metal's api/compute/compute_kernel_api.h
+// (sigmoid, log, tanh, abs, sign, square, power, exp2, heaviside, silu, …),
+// api/compute/eltwise_unary/*.h, eltwise_binary_sfpu.h and binary_max_min.h, with each op's
+// template and function parameters as tt-metal declares them (emulator/README.md names the
+// version). Call the matching *_init() before use, as on silicon.
+//
+// What the emulator does with those parameters: it computes every op with libm in fp32 over the
+// whole tile. Approximation switches (approx, fast_and_approx, FAST_APPROX, legacy_compat,
+// input_clamping, iterations, scale, is_fp32_dest_acc_en) and vector modes (VectorMode::R / C
+// compute all four faces here; silicon leaves the faces outside the mode untouched) are
+// accepted and ignored; so is DstRoundingMode (a 16-bit DST result is always truncated, the
+// silicon default). Where an op needs a value the emulator does not model, the call faults
+// with "Unsupported: …" rather than compute something else.
 #pragma once
 
 #include <cstdint>
+
+#ifndef RECIP_LEGACY_COMPAT
+#define RECIP_LEGACY_COMPAT false
+#endif
 
 namespace ckernel {
 namespace zyx_emu_c {
@@ -19,116 +32,199 @@ inline uint32_t f32_bits(float f) {
     union { float f; uint32_t u; } v{f};
     return v.u;
 }
+ALWI void unary(uint32_t op, uint32_t idst, uint32_t param = 0) { ZYX_EMU.sfpu_unary(op, idst, param); }
+ALWI void binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst) {
+    ZYX_EMU.sfpu_binary(op, idst0, idst1, odst);
+}
 }  // namespace zyx_emu_c
 
-#define ZYX_EMU_UNARY(name, OP)                                                              \
-    template <bool... B>                                                                     \
-    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                       \
-    template <bool... B>                                                                     \
-    ALWI void name##_tile(uint32_t idst) { ZYX_EMU.sfpu_unary(zyx_emu_c::OP, idst, 0); }
-#define ZYX_EMU_UNARY_PARAM(name, OP)                                                        \
-    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                       \
-    ALWI void name##_tile(uint32_t idst, uint32_t param0) { ZYX_EMU.sfpu_unary(zyx_emu_c::OP, idst, param0); }
+// An op without template parameters: name_tile_init(), name_tile(idst).
+#define ZYX_EMU_UNARY(name, OP)                                                        \
+    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                 \
+    ALWI void name##_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::OP, idst); }
+// An op with one uint32_t parameter (f32 bits unless noted): name_tile(idst, param0).
+#define ZYX_EMU_UNARY_PARAM(name, OP)                                                  \
+    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                 \
+    ALWI void name##_tile(uint32_t idst, uint32_t param0) { zyx_emu_c::unary(zyx_emu_c::OP, idst, param0); }
+// An op whose init and tile both take `template <bool fast_and_approx = DEFAULT>`.
+#define ZYX_EMU_UNARY_APPROX(name, OP, DEFAULT)                                        \
+    template <bool fast_and_approx = DEFAULT>                                          \
+    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                 \
+    template <bool fast_and_approx = DEFAULT>                                          \
+    ALWI void name##_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::OP, idst); }
 
-// exp: exp_tile_init<approx, fast_and_approx, scale>(), exp_tile<approx, …>(idst, vector_mode, scale)
-template <bool approx = false, bool fast_and_approx = true, uint32_t scale = 0x3F800000>
+// ---- exp (eltwise_unary/exp.h) ------------------------------------------------------------------
+// Whether the fast approximate exp clamps inputs below about -88.5 (ignored: libm exp).
+enum class InputClamping : uint8_t { ClampToNegative = 1, None = 0 };
+
+template <bool approx = false, uint32_t scale = 0x3F800000, InputClamping input_clamping = InputClamping::ClampToNegative>
 ALWI void exp_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Exp); }
-template <bool approx = false, bool fast_and_approx = true, bool scale_en = false, bool skip_positive_check = false,
+// exp(x), or exp(scale · x) with scale_en (only scale 1.0 is implemented). scale is bf16 bits.
+template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
           int iterations = 8>
-ALWI void exp_tile(uint32_t idst, int vector_mode = int(VectorMode::RC), uint16_t scale = 0x3F80) {
+ALWI void exp_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC, uint16_t scale = 0x3F80) {
     (void)vector_mode;
     if (scale_en && scale != 0x3F80) ZYX_EMU.kernel_fault("Unsupported: exp_tile with a scale other than 1.0");
-    ZYX_EMU.sfpu_unary(zyx_emu_c::Exp, idst, 0);
+    zyx_emu_c::unary(zyx_emu_c::Exp, idst);
 }
-ZYX_EMU_UNARY(exp2, Exp2)
-ZYX_EMU_UNARY(log, Log)
-ZYX_EMU_UNARY(sqrt, Sqrt)
-ZYX_EMU_UNARY(rsqrt, Rsqrt)
-template <bool legacy_compat = false>
+// Older form (tt-metal before May 2026): vector_mode as an int, e.g. (int)VectorMode::RC.
+template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
+          int iterations = 8>
+ALWI void exp_tile(uint32_t idst, int vector_mode, uint16_t scale = 0x3F80) {
+    exp_tile<approx, scale_en, input_clamping, iterations>(idst, VectorMode(vector_mode), scale);
+}
+
+// ---- recip (eltwise_unary/recip.h) -------------------------------------------------------------
+template <bool legacy_compat = RECIP_LEGACY_COMPAT>
 ALWI void recip_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Recip); }
-template <bool legacy_compat = false>
-ALWI void recip_tile(uint32_t idst, int vector_mode = int(VectorMode::RC)) {
+template <bool legacy_compat = RECIP_LEGACY_COMPAT>
+ALWI void recip_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC) {
     (void)vector_mode;
-    ZYX_EMU.sfpu_unary(zyx_emu_c::Recip, idst, 0);
+    zyx_emu_c::unary(zyx_emu_c::Recip, idst);
 }
+// Older form: vector_mode as an int.
+template <bool legacy_compat = RECIP_LEGACY_COMPAT>
+ALWI void recip_tile(uint32_t idst, int vector_mode) { recip_tile<legacy_compat>(idst, VectorMode(vector_mode)); }
+
+// ---- sqrt, rsqrt (eltwise_unary/sqrt.h, rsqrt.h) -------------------------------------------------
+ALWI void sqrt_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Sqrt); }
+template <bool FAST_APPROX = false>
+ALWI void sqrt_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Sqrt, idst); }
+template <bool legacy_compat = false>
+ALWI void rsqrt_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Rsqrt); }
+template <bool legacy_compat = false, bool FAST_APPROX = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void rsqrt_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Rsqrt, idst); }
+
+// ---- compute_kernel_api.h: sigmoid, log, tanh, silu, abs, sign, signbit, square, exp2, … --------
+template <bool fast_and_approx = false>
+ALWI void sigmoid_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Sigmoid); }
+template <VectorMode vec_mode = VectorMode::RC, bool fast_and_approx = false>
+ALWI void sigmoid_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Sigmoid, idst); }
+ZYX_EMU_UNARY_APPROX(log, Log, false)
+ZYX_EMU_UNARY_APPROX(tanh, Tanh, false)
+ZYX_EMU_UNARY(silu, Silu)
+ZYX_EMU_UNARY(abs, Abs)
+ZYX_EMU_UNARY(sign, Sign)
+ZYX_EMU_UNARY(signbit, Signbit)
+ZYX_EMU_UNARY(square, Square)
+ZYX_EMU_UNARY(exp2, Exp2)
+ZYX_EMU_UNARY_PARAM(heaviside, Heaviside)  // param0: the value at x == 0, f32 bits
+// power_tile(idst, param0): x^p with the exponent p as f32 bits.
+ALWI void power_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Power); }
+ALWI void power_tile(uint32_t idst, uint32_t param0) { zyx_emu_c::unary(zyx_emu_c::Power, idst, param0); }
+// power_iterative_tile(idst, n): x^n for an unsigned integer n (a plain integer, not f32 bits).
+ALWI void power_iterative_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::PowerIterative); }
+ALWI void power_iterative_tile(uint32_t idst, uint32_t param0) {
+    zyx_emu_c::unary(zyx_emu_c::PowerIterative, idst, param0);
+}
+
+// ---- trigonometry.h, negative.h, gelu.h, erf_erfc.h, erfinv.h, isinf_isnan.h ---------------------
 ZYX_EMU_UNARY(sin, Sin)
 ZYX_EMU_UNARY(cos, Cos)
 ZYX_EMU_UNARY(tan, Tan)
 ZYX_EMU_UNARY(negative, Negative)
-ZYX_EMU_UNARY(abs, Abs)
-ZYX_EMU_UNARY(relu, Relu)
-ZYX_EMU_UNARY_PARAM(relu_max, ReluMax)  // param0: threshold as f32 bits
-ZYX_EMU_UNARY_PARAM(relu_min, ReluMin)
-ZYX_EMU_UNARY_PARAM(leaky_relu, LeakyRelu)  // param0: slope as f32 bits
-ZYX_EMU_UNARY(sigmoid, Sigmoid)
-ZYX_EMU_UNARY(tanh, Tanh)
-ZYX_EMU_UNARY(gelu, Gelu)
-ZYX_EMU_UNARY(silu, Silu)
-ZYX_EMU_UNARY(square, Square)
-ZYX_EMU_UNARY(sign, Sign)
-ZYX_EMU_UNARY(signbit, Signbit)
-ZYX_EMU_UNARY(floor, Floor)
-ZYX_EMU_UNARY(ceil, Ceil)
-ZYX_EMU_UNARY(trunc, Trunc)
-ZYX_EMU_UNARY_PARAM(elu, Elu)  // param0: slope as f32 bits
-ZYX_EMU_UNARY(erf, Erf)
+// gelu: fast_and_approx is ignored; the program's math_approx_mode picks the tanh formula.
+ZYX_EMU_UNARY_APPROX(gelu, Gelu, true)
+ZYX_EMU_UNARY_APPROX(erf, Erf, true)
 ZYX_EMU_UNARY(erfinv, Erfinv)
 ZYX_EMU_UNARY(isinf, IsInf)
 ZYX_EMU_UNARY(isnan, IsNan)
 ZYX_EMU_UNARY(logical_not_unary, LogicalNot)
-ZYX_EMU_UNARY_PARAM(heaviside, Heaviside)  // param0: value at x == 0 as f32 bits
+
+// ---- relu.h, elu.h ------------------------------------------------------------------------------
+ZYX_EMU_UNARY(relu, Relu)
+ZYX_EMU_UNARY_PARAM(relu_max, ReluMax)  // param0: the upper limit, f32 bits
+ZYX_EMU_UNARY_PARAM(relu_min, ReluMin)  // param0: the lower limit, f32 bits
+ALWI void leaky_relu_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::LeakyRelu); }
+ALWI void leaky_relu_tile(uint32_t idst, uint32_t slope = 0) { zyx_emu_c::unary(zyx_emu_c::LeakyRelu, idst, slope); }
+ZYX_EMU_UNARY_PARAM(elu, Elu)  // param0: the slope, f32 bits
+
+// ---- rounding.h -----------------------------------------------------------------------------------
 ALWI void rounding_op_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Floor); }
-// power_tile(idst, n): x^n for an unsigned integer exponent n.
-ALWI void power_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::PowerIterative); }
-ALWI void power_tile(uint32_t idst, uint32_t param0) { ZYX_EMU.sfpu_unary(zyx_emu_c::PowerIterative, idst, param0); }
-ALWI void power_iterative_tile_init() { power_tile_init(); }
-ALWI void power_iterative_tile(uint32_t idst, uint32_t param0) { power_tile(idst, param0); }
-// softplus_tile(idst, beta, beta_reciprocal, threshold): only beta = 1 is implemented.
+ZYX_EMU_UNARY(floor, Floor)  // floor_tile_init() etc.: the per-op inits of other tt-metal versions
+ZYX_EMU_UNARY(ceil, Ceil)
+ZYX_EMU_UNARY(trunc, Trunc)
+
+// ---- softplus.h: softplus_tile(idst, beta, beta_reciprocal, threshold), f32 bits; only beta 1 ----
 ALWI void softplus_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Softplus); }
 ALWI void softplus_tile(uint32_t idst, uint32_t beta = 0x3F800000u, uint32_t beta_reciprocal = 0x3F800000u,
                         uint32_t threshold = 0x41A00000u) {
     (void)beta_reciprocal;
     if (beta != 0x3F800000u) ZYX_EMU.kernel_fault("Unsupported: softplus_tile with beta != 1");
-    ZYX_EMU.sfpu_unary(zyx_emu_c::Softplus, idst, threshold);
+    zyx_emu_c::unary(zyx_emu_c::Softplus, idst, threshold);
 }
 #undef ZYX_EMU_UNARY
 #undef ZYX_EMU_UNARY_PARAM
+#undef ZYX_EMU_UNARY_APPROX
 
 // ---- SFPU binary (eltwise_binary_sfpu.h): DST[odst] = DST[idst0] op DST[idst1] -----------------
-#define ZYX_EMU_BINARY(name, OP)                                                                            \
-    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(100 + zyx_emu_c::OP); }                                \
-    template <bool... B>                                                                                    \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                  \
-        ZYX_EMU.sfpu_binary(zyx_emu_c::OP, idst0, idst1, odst);                                             \
-    }                                                                                                       \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1) { ZYX_EMU.sfpu_binary(zyx_emu_c::OP, idst0, idst1, idst0); }
-ZYX_EMU_BINARY(add_binary, BAdd)
-ZYX_EMU_BINARY(sub_binary, BSub)
-ZYX_EMU_BINARY(rsub_binary, BRsub)
-ZYX_EMU_BINARY(mul_binary, BMul)
-ZYX_EMU_BINARY(div_binary, BDiv)
-ZYX_EMU_BINARY(power_binary, BPower)
-ZYX_EMU_BINARY(binary_max, BMax)
-ZYX_EMU_BINARY(binary_min, BMin)
-ZYX_EMU_BINARY(eq_binary, BEq)
-ZYX_EMU_BINARY(ne_binary, BNe)
-ZYX_EMU_BINARY(lt_binary, BLt)
-ZYX_EMU_BINARY(gt_binary, BGt)
-ZYX_EMU_BINARY(le_binary, BLe)
-ZYX_EMU_BINARY(ge_binary, BGe)
-#undef ZYX_EMU_BINARY
+#define ZYX_EMU_BINARY_INIT(name, OP) \
+    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(100 + zyx_emu_c::OP); }
+// add, sub, rsub: template <DstRoundingMode, bool is_fp32_dest_acc_en>.
+#define ZYX_EMU_BINARY_ROUNDED(name, OP)                                                                   \
+    ZYX_EMU_BINARY_INIT(name, OP)                                                                          \
+    template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE> \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                 \
+        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);                                              \
+    }
+// mul, div, power: template <bool is_fp32_dest_acc_en>.
+#define ZYX_EMU_BINARY_ACC(name, OP)                                                                       \
+    ZYX_EMU_BINARY_INIT(name, OP)                                                                          \
+    template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>                                                   \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                 \
+        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);                                              \
+    }
+// comparisons: no template parameters; 1.0 where true, 0.0 where false.
+#define ZYX_EMU_BINARY_PLAIN(name, OP)                                                                     \
+    ZYX_EMU_BINARY_INIT(name, OP)                                                                          \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                 \
+        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);                                              \
+    }
+ZYX_EMU_BINARY_ROUNDED(add_binary, BAdd)
+ZYX_EMU_BINARY_ROUNDED(sub_binary, BSub)
+ZYX_EMU_BINARY_ROUNDED(rsub_binary, BRsub)
+ZYX_EMU_BINARY_ACC(mul_binary, BMul)
+ZYX_EMU_BINARY_ACC(div_binary, BDiv)
+ZYX_EMU_BINARY_ACC(power_binary, BPower)
+ZYX_EMU_BINARY_PLAIN(eq_binary, BEq)
+ZYX_EMU_BINARY_PLAIN(ne_binary, BNe)
+ZYX_EMU_BINARY_PLAIN(lt_binary, BLt)
+ZYX_EMU_BINARY_PLAIN(gt_binary, BGt)
+ZYX_EMU_BINARY_PLAIN(le_binary, BLe)
+ZYX_EMU_BINARY_PLAIN(ge_binary, BGe)
+// binary_max_min.h: binary_max_tile(idst0, idst1, odst, vector_mode).
+ZYX_EMU_BINARY_INIT(binary_max, BMax)
+ZYX_EMU_BINARY_INIT(binary_min, BMin)
+ALWI void binary_max_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorMode vector_mode = VectorMode::RC) {
+    (void)vector_mode;
+    zyx_emu_c::binary(zyx_emu_c::BMax, idst0, idst1, odst);
+}
+ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorMode vector_mode = VectorMode::RC) {
+    (void)vector_mode;
+    zyx_emu_c::binary(zyx_emu_c::BMin, idst0, idst1, odst);
+}
+#undef ZYX_EMU_BINARY_INIT
+#undef ZYX_EMU_BINARY_ROUNDED
+#undef ZYX_EMU_BINARY_ACC
+#undef ZYX_EMU_BINARY_PLAIN
 
-// ---- fill (fill.h) ----------------------------------------------------------------------------
+// ---- fill (eltwise_unary/fill.h) ------------------------------------------------------------------
 ALWI void fill_tile_init() { ZYX_EMU.sfpu_init(200); }
-ALWI void fill_tile(uint32_t idst, float param) { ZYX_EMU.sfpu_fill(idst, zyx_emu_c::f32_bits(param), true); }
-ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param) { ZYX_EMU.sfpu_fill(idst, param, true); }
-template <DataFormat data_format = DataFormat::Int32>
-ALWI void fill_tile_int(uint32_t idst, uint32_t param) { ZYX_EMU.sfpu_fill(idst, param, false); }
+ALWI void fill_tile(uint32_t idst, float param0) { ZYX_EMU.sfpu_fill(idst, zyx_emu_c::f32_bits(param0), true); }
+ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) { ZYX_EMU.sfpu_fill(idst, param0, true); }
+template <DataFormat DATA_FORMAT = DataFormat::Int32>
+ALWI void fill_tile_int(uint32_t idst, uint32_t param0) {
+    static_assert(DATA_FORMAT == DataFormat::Int32 || DATA_FORMAT == DataFormat::UInt32 ||
+                      DATA_FORMAT == DataFormat::UInt16,
+                  "Unsupported data format for fill_tile_int. Supported: Int32, UInt32, UInt16");
+    ZYX_EMU.sfpu_fill(idst, param0, false);
+}
 
-// ---- typecast (typecast.h): IN/OUT are tt::DataFormat codes ------------------------------------
+// ---- typecast (eltwise_unary/typecast.h): IN/OUT are tt::DataFormat codes ------------------------
+// The init's defaults accept the older typecast_tile_init() without arguments.
 template <uint32_t IN_DTYPE = 0, uint32_t OUT_DTYPE = 0>
 ALWI void typecast_tile_init() { ZYX_EMU.sfpu_init(201); }
-template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool... B>
+template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void typecast_tile(uint32_t idst) { ZYX_EMU.sfpu_typecast(idst, IN_DTYPE, OUT_DTYPE); }
 
 }  // namespace ckernel
