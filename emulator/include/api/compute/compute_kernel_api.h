@@ -151,35 +151,50 @@ template <EltwiseBinaryType op, BroadcastType bc>
 ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
     zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb), zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
 }
+// bcast_row_idx picks the row of B that a ROW broadcast repeats (tt-metal; other broadcasts
+// ignore it). The emulator broadcasts row 0 only: another row faults "Unsupported".
 template <EltwiseBinaryType op, BroadcastType bc>
-ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+    if (bc == BroadcastType::ROW && bcast_row_idx != 0) [[unlikely]]
+        ZYX_EMU.kernel_fault("Unsupported: a ROW broadcast with bcast_row_idx != 0 (the emulator broadcasts row 0 only)");
     zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
 }
 template <BroadcastType bc>
-ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    any_tiles_bcast<ELWADD, bc>(icb0, icb1, itile0, itile1, idst);
+ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+    any_tiles_bcast<ELWADD, bc>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
 }
 template <BroadcastType bc>
-ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    any_tiles_bcast<ELWSUB, bc>(icb0, icb1, itile0, itile1, idst);
+ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+    any_tiles_bcast<ELWSUB, bc>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
 }
 template <BroadcastType bc>
-ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    any_tiles_bcast<ELWMUL, bc>(icb0, icb1, itile0, itile1, idst);
+ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+    any_tiles_bcast<ELWMUL, bc>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
 }
+// The _rows forms take the trailing bcast_row_idx, the _cols and _scalar forms do not.
+#define ZYX_EMU_BCAST_ROWS(op_name, OP)                                                                       \
+    ALWI void op_name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,          \
+                      uint32_t bcast_row_idx = 0) {                                                           \
+        any_tiles_bcast<OP, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);             \
+    }
 #define ZYX_EMU_BCAST(op_name, OP, BC)                                                                       \
     ALWI void op_name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {        \
         any_tiles_bcast<OP, BroadcastType::BC>(icb0, icb1, itile0, itile1, idst);                             \
     }
-ZYX_EMU_BCAST(add_tiles_bcast_rows, ELWADD, ROW)
+ZYX_EMU_BCAST_ROWS(add_tiles_bcast_rows, ELWADD)
 ZYX_EMU_BCAST(add_tiles_bcast_cols, ELWADD, COL)
 ZYX_EMU_BCAST(add_tiles_bcast_scalar, ELWADD, SCALAR)
-ZYX_EMU_BCAST(sub_tiles_bcast_rows, ELWSUB, ROW)
+ZYX_EMU_BCAST_ROWS(sub_tiles_bcast_rows, ELWSUB)
 ZYX_EMU_BCAST(sub_tiles_bcast_cols, ELWSUB, COL)
 ZYX_EMU_BCAST(sub_tiles_bcast_scalar, ELWSUB, SCALAR)
-ZYX_EMU_BCAST(mul_tiles_bcast_rows, ELWMUL, ROW)
+ZYX_EMU_BCAST_ROWS(mul_tiles_bcast_rows, ELWMUL)
 ZYX_EMU_BCAST(mul_tiles_bcast_cols, ELWMUL, COL)
 ZYX_EMU_BCAST(mul_tiles_bcast_scalar, ELWMUL, SCALAR)
+#undef ZYX_EMU_BCAST_ROWS
 #undef ZYX_EMU_BCAST
 #define ZYX_EMU_BCAST_INIT(init_name, OP, BC)                                                                \
     ALWI void init_name(uint32_t icb0, uint32_t icb1) { init_bcast<OP, BroadcastType::BC>(icb0, icb1); }
