@@ -8,16 +8,41 @@
 // Sharded buffers are not implemented by the emulator: using one is an "Unsupported" fault.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
-template <uint32_t CTA_OFFSET>
+namespace tensor_accessor {
+// An offset not known at compile time (tt-metal internal/tensor/const.h).
+constexpr std::size_t UNKNOWN = ~std::size_t(0);
+}  // namespace tensor_accessor
+
+// CTA_OFFSET: index of the accessor's first compile-time arg. CRTA_OFFSET: index of its first
+// common runtime arg (interleaved buffers use none), known at compile time or passed to the
+// constructor. Interleaved buffers take two compile-time args: [ArgConfig bits, aligned page].
+template <std::size_t CTA_OFFSET, std::size_t CRTA_OFFSET = tensor_accessor::UNKNOWN>
 struct TensorAccessorArgs {
     static constexpr uint32_t config = zyx_emu_detail::get_ct_arg<CTA_OFFSET>();
     static constexpr uint32_t aligned_page_size = zyx_emu_detail::get_ct_arg<CTA_OFFSET + 1>();
+    static constexpr uint32_t AlignedPageSize = aligned_page_size;
     static constexpr bool is_sharded = (config & 1u) != 0;
     static constexpr bool is_dram = (config & 2u) != 0;
-    static constexpr uint32_t next_compile_time_args_offset() { return CTA_OFFSET + 2; }
+
+    constexpr TensorAccessorArgs() : crta_offset_rt_(0) {}
+    constexpr explicit TensorAccessorArgs(uint32_t crta_offset) : crta_offset_rt_(crta_offset) {
+        static_assert(CRTA_OFFSET == tensor_accessor::UNKNOWN, "Do not pass crta_offset when CRTA_OFFSET is known");
+    }
+    constexpr uint32_t crta_offset() const {
+        if constexpr (CRTA_OFFSET != tensor_accessor::UNKNOWN) return uint32_t(CRTA_OFFSET);
+        else return crta_offset_rt_;
+    }
+    static constexpr uint32_t get_aligned_page_size() { return aligned_page_size; }
     static constexpr uint32_t num_compile_time_args() { return 2; }
+    static constexpr uint32_t next_compile_time_args_offset() { return uint32_t(CTA_OFFSET) + 2; }
+    constexpr uint32_t num_common_runtime_args() const { return 0; }
+    constexpr uint32_t next_common_runtime_args_offset() const { return crta_offset() + num_common_runtime_args(); }
+
+private:
+    uint32_t crta_offset_rt_;
 };
 
 template <typename Args>
