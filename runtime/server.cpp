@@ -329,11 +329,23 @@ json Server::compile_program(const protocol::Request& r) {
     if (p.grid.rows > dev.grid.rows || p.grid.cols > dev.grid.cols)
         throw Error(ErrorStatus::InvalidArgument, "compile_program: grid " + grid_str(p.grid) + " (rows x cols) exceeds the device grid " +
                                                       grid_str(dev.grid));
+    // Every CB of a program lives in each core's L1 at once. Sizes in 64 bits: page_bytes x
+    // num_pages of two u32s wraps in 32 (2^31 x 2 = 0), and no target sees a CB that cannot fit.
+    uint64_t cb_total = 0;
     for (const protocol::CircularBuffer& cb : p.cbs) {
         if (cb.index >= dev.num_cbs)
             throw Error(ErrorStatus::InvalidArgument, "compile_program: CB " + std::to_string(cb.index) + " is beyond the device's " +
                                                           std::to_string(dev.num_cbs) + " circular buffers");
+        const uint64_t bytes = uint64_t(cb.page_bytes) * cb.num_pages;
+        if (bytes > dev.l1_bytes)
+            throw Error(ErrorStatus::InvalidArgument, "compile_program: CB " + std::to_string(cb.index) + ": " + std::to_string(cb.page_bytes) +
+                                                          " page bytes x " + std::to_string(cb.num_pages) + " pages = " + std::to_string(bytes) +
+                                                          " bytes exceed l1_bytes " + std::to_string(dev.l1_bytes) + " (a core's L1)");
+        cb_total += bytes;
     }
+    if (cb_total > dev.l1_bytes)
+        throw Error(ErrorStatus::InvalidArgument, "compile_program: the circular buffers need " + std::to_string(cb_total) +
+                                                      " bytes together, more than l1_bytes " + std::to_string(dev.l1_bytes) + " (a core's L1)");
     // Content key: the whole description including sources (request_json omits the sources).
     protocol::Request keyreq;
     keyreq.cmd = Command::compile_program;

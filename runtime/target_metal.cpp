@@ -3,7 +3,10 @@
 // UNTESTED WITHOUT HARDWARE: this file is compiled only when CMake finds TT-Metalium, and no
 // machine zyx is developed on has either. It follows the API as documented in
 // /work/shared/research/metalium.md §1 (MeshDevice, MeshBuffer, MeshWorkload,
-// CreateKernelFromString, SetRuntimeArgs); expect to adjust names to the tt-metal release used.
+// CreateKernelFromString, SetRuntimeArgs) and, for partial transfers, the public header
+// tt-metalium/mesh_command_queue.hpp of tt-metal in 2025 (enqueue_write_shards /
+// enqueue_read_shards with ShardDataTransfer{shard_coord, host_data, region}); expect to adjust
+// names to the tt-metal release used.
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/mesh_buffer.hpp>
@@ -11,6 +14,7 @@
 #include <tt-metalium/tt_metal.hpp>
 
 #include <cstring>
+#include <optional>
 #include <unordered_map>
 
 #include "backend/tenstorrent/pci_boards.hpp"
@@ -87,6 +91,7 @@ public:
     protocol::DeviceDesc device() const override { return desc_; }
 
     TargetBuffer buffer_alloc(uint64_t bytes, uint32_t page_bytes) override {
+        // page_bytes <= l1_bytes and bytes <= dram_bytes: the server checked both.
         uint64_t rounded = (bytes + page_bytes - 1) / page_bytes * page_bytes;
         td::DeviceLocalBufferConfig local{.page_size = page_bytes, .buffer_type = tm::BufferType::DRAM};
         td::ReplicatedBufferConfig rep{.size = rounded};
@@ -96,29 +101,47 @@ public:
         } catch (const std::exception& e) {
             throw Error(ErrorStatus::MemoryAllocation, "tt-metal: allocating " + std::to_string(rounded) + " bytes: " + e.what());
         }
+        // What the allocator reserves: every bank holds ceil(pages / banks) pages, each rounded up
+        // to the DRAM alignment (docs/protocol.md, alloc_buf), the unit stats reports.
+        const uint64_t pages = rounded / page_bytes, banks = desc_.dram_banks ? desc_.dram_banks : 1;
+        const uint64_t slot = (uint64_t(page_bytes) + desc_.dram_alignment - 1) / desc_.dram_alignment * desc_.dram_alignment;
         uint64_t id = next_buffer_++;
-        buffers_[id] = Buf{buf, rounded};
+        buffers_[id] = Buf{buf, rounded, page_bytes, (pages + banks - 1) / banks * slot * banks};
         return {id, uint32_t(buf->address())};
     }
 
     void buffer_free(uint64_t handle) override { buffers_.erase(handle); }
 
-    // The mesh API moves whole buffers; a partial write reads the buffer, patches it and writes
-    // it back (correct, slow; the client writes whole buffers in the common case).
+    // Partial transfers move only the pages they touch. tt-metal moves a region of an
+    // interleaved buffer when the region's offset and size are whole pages (tt-metal PR #16102;
+    // MeshCommandQueue::ShardDataTransfer::region), so a range is widened to whole pages; a
+    // write that starts or ends inside a page first reads that page (at most two pages) so the
+    // bytes around the range stay as they were.
     void buffer_write(uint64_t handle, const void* src, uint64_t bytes, uint64_t offset) override {
         Buf& b = buffers_.at(handle);
-        std::vector<uint32_t> words((b.bytes + 3) / 4, 0);
-        if (offset != 0 || bytes != b.bytes) td::EnqueueReadMeshBuffer(mesh_->mesh_command_queue(), words, b.buf, true);
-        std::memcpy(reinterpret_cast<uint8_t*>(words.data()) + offset, src, bytes);
-        td::EnqueueWriteMeshBuffer(mesh_->mesh_command_queue(), b.buf, words, false);
-        td::Finish(mesh_->mesh_command_queue());
+        const uint64_t page = b.page_bytes, first = offset / page * page, end = (offset + bytes + page - 1) / page * page;
+        const bool head_partial = offset != first, tail_partial = offset + bytes != end;
+        if (!head_partial && !tail_partial) {
+            transfer_pages(b, const_cast<void*>(src), first, end - first, true);
+            return;
+        }
+        std::vector<uint8_t> staged(end - first);
+        if (head_partial) transfer_pages(b, staged.data(), first, page, false);
+        if (tail_partial && !(head_partial && end - page == first)) transfer_pages(b, staged.data() + (end - page - first), end - page, page, false);
+        std::memcpy(staged.data() + (offset - first), src, bytes);
+        transfer_pages(b, staged.data(), first, end - first, true);
     }
 
     void buffer_read(uint64_t handle, void* dst, uint64_t bytes, uint64_t offset) override {
         Buf& b = buffers_.at(handle);
-        std::vector<uint32_t> words((b.bytes + 3) / 4, 0);
-        td::EnqueueReadMeshBuffer(mesh_->mesh_command_queue(), words, b.buf, true);
-        std::memcpy(dst, reinterpret_cast<const uint8_t*>(words.data()) + offset, bytes);
+        const uint64_t page = b.page_bytes, first = offset / page * page, end = (offset + bytes + page - 1) / page * page;
+        if (first == offset && end == offset + bytes) {
+            transfer_pages(b, dst, first, end - first, false);
+            return;
+        }
+        std::vector<uint8_t> staged(end - first);
+        transfer_pages(b, staged.data(), first, end - first, false);
+        std::memcpy(dst, staged.data() + (offset - first), bytes);
     }
 
     TargetProgram program_create(const protocol::Program& p, protocol::Grid grid, uint32_t protocol_id) override {
@@ -129,6 +152,7 @@ public:
         tm::Program program = tm::CreateProgram();
         try {
             for (const protocol::CircularBuffer& cb : p.cbs) {
+                // page_bytes x num_pages <= l1_bytes: the server checked it in 64 bits.
                 tm::CircularBufferConfig cfg(cb.page_bytes * cb.num_pages, {{uint8_t(cb.index), to_metal(cb.format)}});
                 cfg.set_page_size(uint8_t(cb.index), cb.page_bytes);
                 tm::CreateCircularBuffer(program, cores, cfg);
@@ -184,15 +208,33 @@ public:
 
     TargetStats stats() const override {
         uint64_t bytes = 0;
-        for (const auto& [id, b] : buffers_) bytes += b.bytes;
+        for (const auto& [id, b] : buffers_) bytes += b.device_bytes;
         return {bytes, launches_};
     }
 
 private:
     struct Buf {
         std::shared_ptr<td::MeshBuffer> buf;
-        uint64_t bytes = 0;
+        uint64_t bytes = 0;         // whole pages
+        uint32_t page_bytes = 0;
+        uint64_t device_bytes = 0;  // DRAM reserved over all banks
     };
+
+    // Blocking transfer of [offset, offset + bytes) (whole pages) between `host` and the one
+    // shard of the unit mesh; the whole buffer goes without a region.
+    void transfer_pages(Buf& b, void* host, uint64_t offset, uint64_t bytes, bool write) {
+        std::optional<tm::BufferRegion> region;
+        if (offset != 0 || bytes != b.bytes) region = tm::BufferRegion(offset, bytes);
+        std::vector<td::MeshCommandQueue::ShardDataTransfer> t = {{.shard_coord = td::MeshCoordinate(0, 0), .host_data = host, .region = region}};
+        try {
+            if (write) mesh_->mesh_command_queue().enqueue_write_shards(b.buf, t, /*blocking=*/true);
+            else mesh_->mesh_command_queue().enqueue_read_shards(t, b.buf, /*blocking=*/true);
+        } catch (const std::exception& e) {
+            throw Error(write ? ErrorStatus::MemoryCopyH2P : ErrorStatus::MemoryCopyP2H,
+                        std::string("tt-metal: ") + (write ? "writing " : "reading ") + std::to_string(bytes) + " bytes at offset " +
+                            std::to_string(offset) + ": " + e.what());
+        }
+    }
     struct Prog {
         td::MeshWorkload workload;
         std::vector<tm::KernelHandle> kernels;

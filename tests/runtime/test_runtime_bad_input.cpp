@@ -287,6 +287,23 @@ TEST_F(BadInput, GridLargerThanTheDevice) {
     expect_still_serving();
 }
 
+// Circular buffers must fit a core's L1 (l1_bytes in hello), each and together, computed in
+// 64 bits: 2^31-byte pages x 2 wraps to 0 in 32.
+TEST_F(BadInput, CircularBuffersLargerThanL1AreRefused) {
+    std::string src = "void kernel_main() {}";
+    auto line = [&](const std::string& cbs) {
+        return R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[)" + cbs + R"(],"kernels":[)" +
+               kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    };
+    expect_error(rt->request(line(R"({"index":3,"format":"Float16_b","page_bytes":2147483648,"num_pages":2})"), src + "\n"),
+                 "invalid_argument", "CB 3: 2147483648 page bytes x 2 pages = 4294967296 bytes exceed l1_bytes 1499136");
+    expect_error(rt->request(line(R"({"index":0,"format":"Float16_b","page_bytes":2048,"num_pages":400},)"
+                                  R"({"index":1,"format":"Float16_b","page_bytes":2048,"num_pages":400})"),
+                             src + "\n"),
+                 "invalid_argument", "the circular buffers need 1638400 bytes together, more than l1_bytes 1499136");
+    expect_still_serving();
+}
+
 TEST_F(BadInput, KernelWithACompileErrorCarriesTheCompilersMessage) {
     std::string src = "void kernel_main() { undeclared_thing_42 = 1; }";
     std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", src.size()) + "]}";
