@@ -8,6 +8,9 @@
 #include <cstdint>
 
 #include "zyx_emu/kernel_abi.h"
+#include "internal/risc_attribs.h"
+#include "api/debug/assert.h"
+#include "api/debug/waypoint.h"
 
 #if defined(COMPILE_FOR_BRISC) || defined(COMPILE_FOR_NCRISC)
 #include "api/dataflow/dataflow_api.h"
