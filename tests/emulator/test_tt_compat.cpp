@@ -346,3 +346,121 @@ TEST(EmuTtCompat, BroadcastOfAnotherRowIsUnsupported) {
     EXPECT_TRUE(contains(r.err->what(), "bcast_row_idx")) << r.err->what();
     EXPECT_TRUE(contains(r.err->what(), "bcast_row_3")) << r.err->what();
 }
+
+// ---- data movement: tt_l1_ptr, ASSERT, WAYPOINT at both include paths; semaphores -------------------
+namespace {
+const char* kDataMovementForms = R"(
+#include "debug/assert.h"
+#include "api/debug/assert.h"
+#include "debug/waypoint.h"
+#include "api/debug/waypoint.h"
+#include "risc_attribs.h"
+#include "internal/risc_attribs.h"
+void kernel_main() {
+    WAYPOINT("INIT");
+    const uint32_t out_addr = get_arg_val<uint32_t>(0), value = get_arg_val<uint32_t>(1);
+    volatile tt_l1_ptr uint32_t* sem = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
+    noc_semaphore_set(sem, value);
+    ASSERT(*sem == value);
+    ASSERT(*sem == value, "the semaphore holds what was set");
+    volatile tt_l1_ptr uint32_t* page = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_write_ptr(0));
+    for (uint32_t i = 0; i < 16; ++i) page[i] = *sem + i;
+    constexpr auto out_args = TensorAccessorArgs<0, 0>();
+    const auto out = TensorAccessor(out_args, out_addr, 64);
+    noc_async_write_page(0, out, get_write_ptr(0));
+    noc_async_write_barrier();
+    WAYPOINT("DONE");
+}
+)";
+
+// One data-movement kernel on BRISC of core (0,0) with a 64-byte CB 0 and semaphore 0; returns
+// the launch's error, and the 16 words the kernel wrote to a 64-byte buffer (runtime arg 0).
+struct DmRun {
+    std::vector<uint32_t> out;
+    std::optional<Error> err;
+};
+DmRun run_dm(Device& dev, const std::string& name, const std::string& src, std::vector<uint32_t> args) {
+    auto out = dev.buffer_create(64, 64);
+    ProgramSpec s;
+    s.cbs = {cb(0, 1, one_core(), DataFormat::Float16_b, 64)};
+    s.semaphores = {{one_core(), 0}};
+    s.kernels = {dm0(name, src, one_core(), dev.tensor_accessor_args(out.id))};
+    DmRun r;
+    try {
+        auto p = dev.program_create(s);
+        args.insert(args.begin(), out.address);
+        dev.program_set_runtime_args(p, 0, {0, 0}, args);
+        r.err = run(dev, p);
+    } catch (const Error& e) {
+        r.err = e;
+    }
+    r.out.resize(16);
+    if (!r.err) dev.buffer_read(out.id, r.out.data(), 64);
+    return r;
+}
+
+void expect_assert_fault(const std::optional<Error>& err, const std::vector<std::string>& parts) {
+    ASSERT_TRUE(err) << "the failing ASSERT was not reported";
+    EXPECT_EQ(err->status(), ErrorStatus::KernelFault) << err->what();
+    for (const auto& part : parts) EXPECT_TRUE(contains(err->what(), part)) << "'" << part << "' not in: " << err->what();
+}
+}  // namespace
+
+TEST(EmuTtCompat, DataMovementKernelWithL1PtrAssertAndWaypoint) {
+    Device dev(preset("wormhole-n150"));
+    auto r = run_dm(dev, "dm_forms", kDataMovementForms, {1000});
+    ASSERT_FALSE(r.err) << r.err->what();
+    for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(r.out[i], 1000 + i) << i;
+}
+
+TEST(EmuTtCompat, FailingAssertIsReportedAndTheDeviceKeepsWorking) {
+    Device dev(preset("wormhole-n150"));
+    const char* plain = R"(
+void kernel_main() {
+    uint32_t n = get_arg_val<uint32_t>(1);
+    ASSERT(n == 4);
+}
+)";
+    expect_assert_fault(run_dm(dev, "asserting_reader", plain, {3}).err,
+                        {"kernel 'asserting_reader' on core (0,0) BRISC", "ASSERT(n == 4) failed at line 4"});
+    ASSERT_FALSE(run_dm(dev, "asserting_reader", plain, {4}).err);  // holds: no error
+
+    const char* with_message = R"(
+#include "api/debug/assert.h"
+void kernel_main() {
+    ASSERT(get_arg_val<uint32_t>(1) < 8, "tile count too large");
+}
+)";
+    expect_assert_fault(run_dm(dev, "bounded", with_message, {9}).err,
+                        {"kernel 'bounded'", "ASSERT(get_arg_val<uint32_t>(1) < 8) failed at line 4: tile count too large"});
+
+    // An ASSERT outside the kernel's own file names that file (#line stands in for a header).
+    const char* in_header = R"(
+#line 20 "/some/dir/reader_helpers.h"
+inline void check_count(uint32_t n) { ASSERT(n != 0); }
+void kernel_main() { check_count(get_arg_val<uint32_t>(1)); }
+)";
+    expect_assert_fault(run_dm(dev, "helpers", in_header, {0}).err,
+                        {"kernel 'helpers'", "ASSERT(n != 0) failed at line 20 of reader_helpers.h"});
+
+    // After the faults the same device runs a correct program.
+    auto ok = run_dm(dev, "dm_forms", kDataMovementForms, {7});
+    ASSERT_FALSE(ok.err) << ok.err->what();
+    EXPECT_EQ(ok.out[15], 22u);
+}
+
+TEST(EmuTtCompat, FailingAssertInAComputeKernelIsReported) {
+    const char* src = R"(
+void kernel_main() {
+    cb_wait_front(tt::CBIndex::c_0, 1);
+    cb_wait_front(tt::CBIndex::c_1, 1);
+    ASSERT(get_arg_val<uint32_t>(0) == 1, "one tile per CB");
+    cb_pop_front(tt::CBIndex::c_0, 1);
+    cb_pop_front(tt::CBIndex::c_1, 1);
+}
+)";
+    std::vector<float> t(kTileElems, 1.0f);
+    auto r = run_compute("tile_count_check", src, t, t, 1, {2});
+    expect_assert_fault(r.err, {"kernel 'tile_count_check' on core (0,0) TRISC",
+                                "ASSERT(get_arg_val<uint32_t>(0) == 1) failed at line 5: one tile per CB"});
+}
