@@ -151,6 +151,8 @@ def main():
         ("run unknown program", {"cmd": "run", "program": 999}, b"", "kernel_launch"),
         ("release unknown program", {"cmd": "release_program", "program": 999}, b"", "kernel_launch"),
         ("arena not 0600", None, b"", "invalid_argument"),
+        ("page larger than l1_bytes", {"cmd": "alloc_buf", "bytes": 4, "page_bytes": dev["l1_bytes"] + 4}, b"", "invalid_argument"),
+        ("duplicate key", '{"cmd":"ping","cmd":"exit"}', b"", "protocol"),
     ]
     for label, req, raw, status in errors:
         if req is None:  # an object others could read
@@ -174,6 +176,23 @@ def main():
     resp = rt.request({"cmd": "compile_program", "grid": {"rows": 1, "cols": 1},
                        "kernels": [{"name": quoted, "kind": "warp", "source_bytes": 1}]}, b"x\n")
     check("quotes and newlines come back intact", is_error(resp, "invalid_argument") and quoted in resp["error"]["message"], resp)
+
+    # §2: whether a line is compile_program is decided from its parsed JSON; the sources of a
+    # refused one are skipped, never answered or obeyed.
+    looks_like_requests = b'{"cmd":"ping","seq":666}\n{"cmd":"exit"}\n'
+    escaped = ('{"cmd":"compile\\u005fprogram","seq":31,"bogus":1,"grid":{"rows":1,"cols":1},'
+               '"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":%d}]}' % len(looks_like_requests))
+    resp = rt.request(escaped, looks_like_requests + b"\n")
+    check("escaped compile_program is refused once, with its seq", is_error(resp, "protocol") and resp.get("seq") == 31, resp)
+    check("its sources were skipped", rt.request({"cmd": "ping", "seq": 32}) == {"ok": True, "seq": 32})
+    # A line that is not JSON: the runtime discards what follows until the input is idle.
+    resp = rt.request('{"cmd":"compile_program","kernels":[', looks_like_requests + b"\n")
+    check("unreadable line: one protocol error", is_error(resp, "protocol"), resp)
+    check("unreadable line: what followed was discarded", rt.request({"cmd": "ping", "seq": 33}) == {"ok": True, "seq": 33})
+    cb_too_big = {"cmd": "compile_program", "grid": {"rows": 1, "cols": 1},
+                  "cbs": [{"index": 0, "format": "Float16_b", "page_bytes": 1 << 31, "num_pages": 2}],
+                  "kernels": [{"name": "a", "kind": "data_movement_0", "source_bytes": 1}]}
+    check("circular buffer larger than l1_bytes", is_error(rt.request(cb_too_big, b"x\n"), "invalid_argument"))
 
     # compile_program framing: raw sources after the line, then "\n".
     src = b"void kernel_main() {}"
