@@ -220,7 +220,17 @@ inline void noc_async_full_barrier(uint8_t noc = noc_index) {
 }
 
 // ---- semaphores -------------------------------------------------------------------------------
-inline uint32_t get_semaphore(uint32_t semaphore_id) { return ZYX_EMU.get_semaphore(semaphore_id); }
+// Core types that run kernels (tt-metal core_config.h, an unscoped enum at global scope). The
+// emulator has Tensix cores only.
+enum ProgrammableCoreType { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2, DRAM = 3, COUNT = 4 };
+// L1 address of semaphore semaphore_id on this core; get_semaphore<ProgrammableCoreType::TENSIX>(id)
+// is the same call.
+template <ProgrammableCoreType type = ProgrammableCoreType::TENSIX>
+inline uint32_t get_semaphore(uint32_t semaphore_id) {
+    if constexpr (type != ProgrammableCoreType::TENSIX)
+        ZYX_EMU.kernel_fault("Unsupported: get_semaphore for a core type other than TENSIX (no Ethernet or DRAM cores)");
+    return ZYX_EMU.get_semaphore(semaphore_id);
+}
 // Waits until *sem_addr == val (the fiber yields while it waits).
 inline void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) { ZYX_EMU.noc_semaphore_wait(sem_addr, val, false); }
 // Waits until *sem_addr >= val.
