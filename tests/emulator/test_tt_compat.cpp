@@ -347,7 +347,7 @@ TEST(EmuTtCompat, BroadcastOfAnotherRowIsUnsupported) {
     EXPECT_TRUE(contains(r.err->what(), "bcast_row_3")) << r.err->what();
 }
 
-// ---- data movement: tt_l1_ptr, ASSERT, WAYPOINT at both include paths; semaphores -------------------
+// ---- data movement: tt_l1_ptr, ASSERT, WAYPOINT at both include paths, get_semaphore<TENSIX> ------
 namespace {
 const char* kDataMovementForms = R"(
 #include "debug/assert.h"
@@ -359,7 +359,9 @@ const char* kDataMovementForms = R"(
 void kernel_main() {
     WAYPOINT("INIT");
     const uint32_t out_addr = get_arg_val<uint32_t>(0), value = get_arg_val<uint32_t>(1);
-    volatile tt_l1_ptr uint32_t* sem = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
+    volatile tt_l1_ptr uint32_t* sem =
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore<ProgrammableCoreType::TENSIX>(0));
+    static_assert(TENSIX == 0 && ProgrammableCoreType::ACTIVE_ETH == 1 && IDLE_ETH == 2);
     noc_semaphore_set(sem, value);
     ASSERT(*sem == value);
     ASSERT(*sem == value, "the semaphore holds what was set");
@@ -406,7 +408,7 @@ void expect_assert_fault(const std::optional<Error>& err, const std::vector<std:
 }
 }  // namespace
 
-TEST(EmuTtCompat, DataMovementKernelWithL1PtrAssertAndWaypoint) {
+TEST(EmuTtCompat, DataMovementKernelWithL1PtrSemaphoreTemplateAssertAndWaypoint) {
     Device dev(preset("wormhole-n150"));
     auto r = run_dm(dev, "dm_forms", kDataMovementForms, {1000});
     ASSERT_FALSE(r.err) << r.err->what();
@@ -463,4 +465,14 @@ void kernel_main() {
     auto r = run_compute("tile_count_check", src, t, t, 1, {2});
     expect_assert_fault(r.err, {"kernel 'tile_count_check' on core (0,0) TRISC",
                                 "ASSERT(get_arg_val<uint32_t>(0) == 1) failed at line 5: one tile per CB"});
+}
+
+TEST(EmuTtCompat, SemaphoreOfAnEthernetCoreIsUnsupported) {
+    Device dev(preset("wormhole-n150"));
+    auto r = run_dm(dev, "eth_sem", "void kernel_main() { (void)get_semaphore<ProgrammableCoreType::ACTIVE_ETH>(0); }",
+                    {});
+    ASSERT_TRUE(r.err);
+    EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported) << r.err->what();
+    EXPECT_TRUE(contains(r.err->what(), "kernel 'eth_sem'")) << r.err->what();
+    EXPECT_TRUE(contains(r.err->what(), "get_semaphore for a core type other than TENSIX")) << r.err->what();
 }
