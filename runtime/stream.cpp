@@ -97,18 +97,6 @@ int InputStream::read_byte(int timeout_ms) {
     return static_cast<unsigned char>(buf_[pos_++]);
 }
 
-void InputStream::skip_line(int timeout_ms) {
-    for (;;) {
-        size_t nl = buf_.find('\n', pos_);
-        if (nl != std::string::npos) {
-            pos_ = nl + 1;
-            return;
-        }
-        pos_ = buf_.size();
-        if (!fill(timeout_ms)) return;
-    }
-}
-
 uint64_t InputStream::discard_until_idle(int idle_timeout_ms) {
     uint64_t n = 0;
     do {

@@ -27,10 +27,6 @@ public:
     // Reads one byte if one arrives within `timeout_ms`; returns -1 otherwise.
     int read_byte(int timeout_ms);
 
-    // Discards everything up to and including the next '\n' that is already available or
-    // arrives within `timeout_ms` of the previous byte. Used to resynchronise after bad framing.
-    void skip_line(int timeout_ms);
-
     // Discards all input until none has arrived for `idle_timeout_ms` (or the input ends).
     // Returns the number of bytes discarded.
     uint64_t discard_until_idle(int idle_timeout_ms);
