@@ -69,6 +69,17 @@ uint64_t bits_from_carrier(DType t, uint64_t raw) {
     }
 }
 
+// The bits a bitcast reinterprets: the stored bits of the value, except that every NaN of a float
+// dtype reads as its canonical quiet NaN (NaN sign and payload differ between compile-time folding
+// and run time, so they are left unspecified, docs/ir.md §4).
+uint64_t bitcast_bits(DType t, uint64_t raw) {
+    if (dtype_is_float(t)) {
+        bool nan = t == DType::f64 ? std::isnan(as<double>(raw)) : std::isnan(as<float>(raw));
+        if (nan) return canonical_nan_bits(t);
+    }
+    return bits_from_carrier(t, raw);
+}
+
 uint64_t read_bits(DType t, const uint8_t* base, int64_t element) {
     uint64_t bits = 0;
     std::memcpy(&bits, base + element * int64_t(dtype_size(t)), dtype_size(t));
@@ -299,7 +310,7 @@ struct Evaluator {
             case Op::index: return cast_raw(DType::i64, n.dtype, raw_of(idx[n.arg]));
             case Op::where: return as<bool>(v(0)) ? v(1) : v(2);
             case Op::cast: return cast_raw(src_t(0), n.dtype, v(0));
-            case Op::bitcast: return carrier_from_bits(n.dtype, bits_from_carrier(src_t(0), v(0)));
+            case Op::bitcast: return carrier_from_bits(n.dtype, bitcast_bits(src_t(0), v(0)));
             case Op::logical_not:
                 return dispatch(src_t(0), [&](auto z) { return raw_of(as<decltype(z)>(v(0)) == decltype(z)(0)); });
             default: break;
@@ -428,6 +439,15 @@ void interpret(const Kernel& k, std::span<const BufferRef> buffers, std::span<co
 
 uint64_t bits_from_double(DType t, double v) { return bits_from_carrier(t, cast_raw(DType::f64, t, raw_of(v))); }
 uint64_t bits_from_int(DType t, int64_t v) { return bits_from_carrier(t, cast_raw(DType::i64, t, raw_of(v))); }
+uint64_t canonical_nan_bits(DType t) {
+    switch (t) {
+        case DType::f64: return 0x7ff8000000000000ull;
+        case DType::f32: return 0x7fc00000u;
+        case DType::f16: return 0x7e00;
+        case DType::bf16: return 0x7fc0;
+        default: throw Error(ErrorStatus::InvalidArgument, "canonical_nan_bits of " + std::string(dtype_name(t)) + " (not a float dtype)");
+    }
+}
 double double_from_bits(DType t, uint64_t bits) {
     return as<double>(cast_raw(t, DType::f64, carrier_from_bits(t, bits)));
 }

@@ -223,6 +223,53 @@ TEST(Interpreter, Bitcast) {
     EXPECT_EQ(back[0], 0xc000u);
 }
 
+// docs/ir.md §4: a bitcast reads a float NaN as the canonical quiet NaN of its dtype (f64
+// 0x7ff8000000000000, f32 0x7fc00000, f16 0x7e00, bf16 0x7fc0), whatever its sign and payload:
+// those differ between compile-time folding (GCC folds 0·inf to 0x7fc00000) and run time (x86
+// gives 0xffc00000), so no backend could match another bit for bit otherwise.
+TEST(Interpreter, BitcastOfANaNGivesTheCanonicalQuietNaN) {
+    auto bitcast = [](DType from, DType to, std::vector<uint64_t> bits) {
+        return run_elementwise({{from, bits}}, [to](Kernel& k, const std::vector<int>& l) { return k.bitcast(l[0], to); });
+    };
+    // negative, payload and signalling NaNs; a finite value keeps its bits
+    EXPECT_EQ(bitcast(DType::f32, DType::i32, {0xffc00000u, 0x7fc12345u, 0x7f800001u, 0xff812345u, 0xbf800000u}),
+              (std::vector<uint64_t>{0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0xbf800000u}));
+    EXPECT_EQ(bitcast(DType::f32, DType::u32, {0xffffffffu}), (std::vector<uint64_t>{0x7fc00000u}));
+    EXPECT_EQ(bitcast(DType::f64, DType::i64, {0xfff8000000000123ull, 0x7ff0000000000001ull}),
+              (std::vector<uint64_t>{0x7ff8000000000000ull, 0x7ff8000000000000ull}));
+    EXPECT_EQ(bitcast(DType::f64, DType::u64, {0xfff8000000000000ull}), (std::vector<uint64_t>{0x7ff8000000000000ull}));
+    // f16: a signalling NaN is loaded, carried in f32 and still reads as 0x7e00
+    EXPECT_EQ(bitcast(DType::f16, DType::u16, {0x7c01, 0xfe3f, 0x7e00, 0x3c00}),
+              (std::vector<uint64_t>{0x7e00, 0x7e00, 0x7e00, 0x3c00}));
+    EXPECT_EQ(bitcast(DType::f16, DType::i16, {0xfc01}), (std::vector<uint64_t>{0x7e00}));
+    EXPECT_EQ(bitcast(DType::bf16, DType::u16, {0xffc1, 0x7f81}), (std::vector<uint64_t>{0x7fc0, 0x7fc0}));
+    EXPECT_EQ(bitcast(DType::bf16, DType::i16, {0xff80 | 0x7f}), (std::vector<uint64_t>{0x7fc0}));
+    // between the 16-bit floats: f16's canonical NaN 0x7e00 is the finite bf16 0x7e00 (2^125)
+    EXPECT_EQ(bitcast(DType::f16, DType::bf16, {0xfe01}), (std::vector<uint64_t>{0x7e00}));
+    auto b2h = bitcast(DType::bf16, DType::f16, {0xffc1});  // 0x7fc0 is an f16 NaN: stored as some NaN
+    EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, b2h[0]))) << std::hex << b2h[0];
+    // a NaN computed at run time (0·inf on x86 is 0xffc00000), and after a cast of an f16 sNaN
+    auto prod = run_elementwise({{DType::f32, F(DType::f32, {0, -0.0})}, {DType::f32, F(DType::f32, {inf, inf})}},
+                                [](Kernel& k, const std::vector<int>& l) {
+                                    return k.bitcast(k.binary(Op::mul, l[0], l[1]), DType::u32);
+                                });
+    EXPECT_EQ(prod, (std::vector<uint64_t>{0x7fc00000u, 0x7fc00000u}));
+    auto wide = run_elementwise({{DType::f16, {0x7c01}}}, [](Kernel& k, const std::vector<int>& l) {
+        return k.bitcast(k.cast(l[0], DType::f32), DType::i32);
+    });
+    EXPECT_EQ(wide[0], 0x7fc00000u);
+    // integer bits → f16 sNaN → stored as f16: some NaN (sign and payload unspecified)
+    auto stored = bitcast(DType::u16, DType::f16, {0x7c01, 0xfc01});
+    EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, stored[0]))) << std::hex << stored[0];
+    EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, stored[1]))) << std::hex << stored[1];
+    // integer → float → integer: a NaN pattern comes back canonical, any other pattern unchanged
+    auto round_trip = run_elementwise({{DType::u32, {0xffc00001u, 0x7f800000u, 0x00000001u}}},
+                                      [](Kernel& k, const std::vector<int>& l) {
+                                          return k.bitcast(k.bitcast(l[0], DType::f32), DType::u32);
+                                      });
+    EXPECT_EQ(round_trip, (std::vector<uint64_t>{0x7fc00000u, 0x7f800000u, 0x00000001u}));
+}
+
 namespace {
 // out[i] = reduce over j of x[i, j], x given as a rows×cols matrix of bits.
 std::vector<uint64_t> run_reduce(Op op, DType t, int64_t rows, int64_t cols, const std::vector<uint64_t>& x) {

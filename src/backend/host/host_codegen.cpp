@@ -49,15 +49,22 @@ std::string mtype(DType t) {  // memory type: what a buffer element is
 }
 bool is_f32_carrier(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
 
-// C literal of raw bits of dtype t, as its carrier type.
+// C literal of raw bits of dtype t, as its carrier type. Floats are written as their exact
+// carrier bits (a 16-bit float as the f32 the interpreter carries), so a NaN keeps its sign and
+// payload; the value follows in a comment.
 std::string literal(DType t, uint64_t bits) {
-    char buf[64];
+    char buf[96];
     if (dtype_is_float(t)) {
         double v = kernel::double_from_bits(t, bits);
-        bool f = t != DType::f64;
-        if (std::isnan(v)) return f ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")";
-        if (std::isinf(v)) return std::string(v < 0 ? "-" : "") + (f ? "__builtin_inff()" : "__builtin_inf()");
-        std::snprintf(buf, sizeof buf, f ? "%af" : "%a", v);  // allow-print: formats into a buffer
+        if (t == DType::f64) {
+            std::snprintf(buf, sizeof buf, "__builtin_bit_cast(double, 0x%016llxull /* %.17g */)",  // allow-print: formats into a buffer
+                          (unsigned long long)bits, v);
+            return buf;
+        }
+        float carrier = t == DType::f16 ? f16_to_f32(uint16_t(bits))
+                        : t == DType::bf16 ? bf16_to_f32(uint16_t(bits)) : f32_from_bits(uint32_t(bits));
+        std::snprintf(buf, sizeof buf, "__builtin_bit_cast(float, 0x%08xu /* %.9g */)",  // allow-print: formats into a buffer
+                      f32_bits(carrier), v);
         return buf;
     }
     if (t == DType::bool_) return (bits & 0xff) ? "true" : "false";
@@ -207,9 +214,12 @@ struct Codegen {
         return "((" + ctype(to) + ")" + x + ")";
     }
 
+    // A float source reads NaN as its dtype's canonical quiet NaN (zx_bits_*, docs/ir.md §4).
     std::string bitcast_expr(DType from, DType to, const std::string& a) {
-        std::string bits = from == DType::f16 ? "zx_f32_to_f16(" + a + ")"
-                           : from == DType::bf16 ? "zx_f32_to_bf16(" + a + ")" : a;
+        std::string bits = from == DType::f16 ? "zx_bits_f16(" + a + ")"
+                           : from == DType::bf16 ? "zx_bits_bf16(" + a + ")"
+                           : from == DType::f32 ? "zx_bits_f32(" + a + ")"
+                           : from == DType::f64 ? "zx_bits_f64(" + a + ")" : a;
         if (to == DType::f16) return "zx_f16_to_f32(zx_bitcast<uint16_t>(" + bits + "))";
         if (to == DType::bf16) return "zx_bf16_to_f32(zx_bitcast<uint16_t>(" + bits + "))";
         return "zx_bitcast<" + ctype(to) + ">(" + bits + ")";

@@ -82,6 +82,12 @@ static inline uint16_t zx_f32_to_bf16(float f) {
     upper += (lower > 0x8000u) || (lower == 0x8000u && (upper & 1u));
     return (uint16_t)upper;
 }
+// Bits a bitcast reinterprets: a NaN reads as the canonical quiet NaN of its dtype (its sign and
+// payload differ between constant folding and run time).
+static inline uint32_t zx_bits_f32(float f) { return f != f ? 0x7fc00000u : zx_bitcast<uint32_t>(f); }
+static inline uint64_t zx_bits_f64(double f) { return f != f ? 0x7ff8000000000000ull : zx_bitcast<uint64_t>(f); }
+static inline uint16_t zx_bits_f16(float f) { return f != f ? (uint16_t)0x7e00u : zx_f32_to_f16(f); }
+static inline uint16_t zx_bits_bf16(float f) { return f != f ? (uint16_t)0x7fc0u : zx_f32_to_bf16(f); }
 static inline float zx_round_f16(float f) { return zx_f16_to_f32(zx_f32_to_f16(f)); }
 static inline float zx_round_bf16(float f) { return zx_bf16_to_f32(zx_f32_to_bf16(f)); }
 
