@@ -147,9 +147,19 @@ using ProgramId = uint32_t;
 inline constexpr uint32_t kTensorAccessorSharded = 1;
 inline constexpr uint32_t kTensorAccessorIsDram = 2;
 
+// Determinism contract (emulator/README.md, "Determinism"):
+// - A race-free program (every two accesses by different processors to the same bytes, one of
+//   them a write, ordered by CB hand-over, semaphores or NoC barriers) gives identical results
+//   run to run, for every `threads` value and every seed, the default options included.
+// - A seeded run reproduces exactly, racy or not: it runs on one worker thread whatever
+//   `threads` says, so the seed alone fixes the schedule. threads = 1 without a seed is one
+//   fixed schedule too.
+// - Two cores writing overlapping DRAM bytes in one launch is an error (KernelFault naming both
+//   kernels, cores, processors, the bank bytes and the buffer), even when a semaphore orders the
+//   writes. DRAM read/write races, L1 races and races inside one core are not checked.
 struct DeviceOptions {
     unsigned threads = 0;               // host worker threads for cores; 0 = hardware concurrency
-    std::optional<uint64_t> schedule_seed;  // set: seeded random fiber schedule and NoC completion
+    std::optional<uint64_t> schedule_seed;  // set: seeded random fiber schedule and NoC completion, one worker
     std::string trace_path;             // non-empty: write a Chrome/Perfetto JSON trace of each launch
 };
 

@@ -154,6 +154,34 @@ void land_txn(NocTxn& t);
 
 struct Core;
 
+// DRAM bytes a core's processors wrote during a launch, for the write-race check at the end of
+// the launch (launch.cpp): [lo, hi) in "bank << 40 | bank address" space. Each bank has one open
+// interval that consecutive or overlapping writes by the same processor extend (a writer walking
+// an interleaved buffer page by page leaves one interval per bank); anything else closes it.
+struct DramWrite {
+    uint64_t lo = 0, hi = 0;
+    uint8_t proc = 0;
+};
+struct DramWriteLog {
+    DramWrite open[64];
+    uint64_t open_mask = 0;  // banks whose open[] entry is in use
+    std::vector<DramWrite> closed;
+    void clear() { open_mask = 0, closed.clear(); }
+    void add(uint32_t bank, uint64_t addr, uint32_t size, uint8_t proc) {
+        const uint64_t lo = uint64_t(bank) << 40 | addr, hi = lo + size;
+        DramWrite& o = open[bank];
+        if (open_mask >> bank & 1) {
+            if (o.proc == proc && lo >= o.lo && lo <= o.hi) {
+                if (hi > o.hi) o.hi = hi;
+                return;
+            }
+            closed.push_back(o);
+        }
+        open_mask |= 1ull << bank;
+        o = {lo, hi, proc};
+    }
+};
+
 struct Fiber {
     Core* core = nullptr;
     Proc proc = Proc::Brisc;
@@ -201,6 +229,7 @@ struct Core {
     ComputeConfig compute;
     RoleConfig cfg[kProcs];
     Fiber fibers[kProcs];
+    DramWriteLog dram_writes;  // cleared when a launch starts
     bool active = false;
 };
 

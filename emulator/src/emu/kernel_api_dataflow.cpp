@@ -330,6 +330,7 @@ void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
     f.txns.push_back({t.ptr, s, size, noc, false, false, t.dram});
+    if (t.dram) f.core->dram_writes.add(t.bank, t.addr, size, uint8_t(f.proc));
     ++f.events;
 }
 
