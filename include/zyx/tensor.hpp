@@ -41,7 +41,7 @@
 //   - it cuts where fusing would recompute too much (an expression broadcast into a reduce, a
 //     reduce read by several consumers or re-evaluated more than 32× by its consumer), where the
 //     IR's one-reduce-level rule forces it (a reduce of a reduce), and where a device's
-//     supports() says no. softmax(-1) is two kernels on the host (max; exp / sum).
+//     supports() says no. softmax over any axis is two kernels on the host (max; exp / sum).
 // Kernels are keyed by structure, so the same work on other buffers reuses a compiled program;
 // numbers written in the program (x * 0.5) are launch arguments, so x * 0.7 reuses it too.
 // ZYX_DEBUG=sched prints every kernel with the ops it fused and the device it ran on.

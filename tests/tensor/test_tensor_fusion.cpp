@@ -88,15 +88,48 @@ TEST(Fusion, MatmulOperandBroadcastInTheReduceIsComputedOnce) {
 
 TEST(Fusion, SoftmaxIsTwoKernelsOnTheHost) {
     // max, then one kernel computing exp(x − max) / sum(exp(x − max)). Fused there, the sum is
-    // read broadcast along the last axis; the JIT host backend computes such row-invariant values
-    // once per row, so any width fuses. A device that does not (the interpreter) re-evaluates the
-    // sum per column and takes the fused form only up to kMaxReduceRecompute (32) columns.
+    // read broadcast along the softmax axis; the JIT host backend computes such row-invariant
+    // values once per row of the kernel's last axis, so any width fuses. A device that does not
+    // (the interpreter) re-evaluates the sum per element and takes the fused form only up to
+    // kMaxReduceRecompute (32) elements along the axis.
     bool hoists = zyx::sched::device_slot(Device::host()).hoists_row_invariants;
     EXPECT_EQ(kernels_for([&] { data({64, 10}).softmax(-1).realize(); }), 2u);
     EXPECT_EQ(kernels_for([&] { data({8, 1000}).softmax(1).realize(); }), hoists ? 2u : 3u);
     EXPECT_EQ(kernels_for([&] { data({8, 1000}).log_softmax(1).realize(); }), hoists ? 2u : 3u);
-    // Over axis 0 the sum is broadcast along the first axis: 100 re-evaluations would be too many.
-    EXPECT_EQ(kernels_for([&] { data({100, 8}).softmax(0).realize(); }), 3u);
+    // Over any other axis the consumer kernel loops with the softmax axis innermost (its output
+    // is written through a permuted view), so it is two kernels on the host for every axis.
+    // All cases in one realization (one compile batch); two kernels each means 4 per case.
+    struct Case { zyx::Shape shape; int axis; };
+    const std::vector<Case> cases = {Case{{100, 8}, 0}, Case{{4, 100, 8}, 1}, Case{{4, 100, 8}, 0},
+                                     Case{{100, 8}, -2}, Case{{4, 100, 8}, -1}, Case{{40, 40}, 0}};
+    std::vector<Tensor> outs, sums, diffs;
+    for (const Case& c : cases) {
+        Tensor x = (data)(c.shape);  // parenthesised: not std::data by argument lookup
+        Tensor y = x.softmax(c.axis), z = x.log_softmax(c.axis);
+        outs.insert(outs.end(), {y, z});
+        // The values: every slice along the axis sums to 1, and log_softmax is log(softmax).
+        sums.push_back(y.sum(c.axis).min());
+        sums.push_back(y.sum(c.axis).max());
+        diffs.push_back((z.exp() - y).abs().max());
+    }
+    uint64_t n = kernels_for([&] { zyx::realize(outs); });
+    if (hoists) EXPECT_EQ(n, 4 * cases.size());
+    else EXPECT_LE(n, 6 * cases.size());
+    std::vector<Tensor> checks = sums;
+    checks.insert(checks.end(), diffs.begin(), diffs.end());
+    zyx::realize(checks);  // one compile batch for the checks too
+    for (size_t i = 0; i < cases.size(); ++i) {
+        std::string what = zyx::kernel::shape_string(cases[i].shape) + " axis " + std::to_string(cases[i].axis);
+        EXPECT_NEAR(sums[2 * i].item<float>(), 1.f, 1e-5) << what;
+        EXPECT_NEAR(sums[2 * i + 1].item<float>(), 1.f, 1e-5) << what;
+        EXPECT_LT(diffs[i].item<float>(), 1e-6) << what;
+    }
+    if (hoists) {  // the reordered kernel: softmax axis last in the index space, output permuted
+        data({100, 8}).softmax(0).realize();
+        const zyx::kernel::Kernel& k = last_kernel().kernel;
+        EXPECT_EQ(k.shape, (std::vector<int64_t>{8, 100, 100}));
+        EXPECT_EQ(k.outputs[0].view.shape(), (std::vector<int64_t>{8, 100}));
+    }
     // The interpreter: narrow rows fuse, wide rows take three kernels (max; sum of exp; divide).
     EXPECT_EQ(kernels_for([&] { data({8, 10}, Device::interpreter()).softmax(1).realize(); }), 2u);
     EXPECT_EQ(kernels_for([&] { data({8, 100}, Device::interpreter()).softmax(1).realize(); }), 3u);

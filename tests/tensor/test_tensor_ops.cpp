@@ -663,6 +663,14 @@ Table reduce_group() {
         }
     t.add("softmax wide f32 [2,100]", {R(f32, {2, 100}, -20, 20)}, [](const Ins& x, Device) { return x[0].softmax(1); },
           [](const Refs& r) { return softmax_ref(r[0], 1, false); });
+    // Long non-last axes: on the host the consumer kernel runs with the softmax axis innermost
+    // and writes its output through a permuted view.
+    t.add("softmax f32 [40,3] axis 0", {R(f32, {40, 3}, -5, 5)}, [](const Ins& x, Device) { return x[0].softmax(0); },
+          [](const Refs& r) { return softmax_ref(r[0], 0, false); });
+    t.add("log_softmax f32 [2,40,3] axis 1", {R(f32, {2, 40, 3}, -5, 5)},
+          [](const Ins& x, Device) { return x[0].log_softmax(1); }, [](const Refs& r) { return softmax_ref(r[0], 1, true); });
+    t.add("softmax bf16 [2,40,3] axis -2", {R(bf16, {2, 40, 3}, -5, 5)},
+          [](const Ins& x, Device) { return x[0].softmax(-2); }, [](const Refs& r) { return softmax_ref(r[0], 1, false); });
     t.add("softmax i32 -> f32", {I(i32, {2, 3})}, [](const Ins& x, Device) { return x[0].softmax(1); },
           [](const Refs& r) { return softmax_ref(r[0], 1, false); });
     for (DType d : {f32, i32, bf16})
