@@ -286,8 +286,8 @@ public:
     Tensor pow(const Tensor& y) const;
     Tensor maximum(const Tensor& y) const;      // NaN if either is NaN
     Tensor minimum(const Tensor& y) const;
-    Tensor fmod(const Tensor& y) const;         // remainder with the sign of x (C fmod, %)
-    Tensor remainder(const Tensor& y) const;    // remainder with the sign of y (Python %)
+    Tensor fmod(const Tensor& y) const;         // remainder with the sign of x (C fmod)
+    Tensor remainder(const Tensor& y) const;    // remainder with the sign of y (Python and PyTorch %)
     Tensor eq(const Tensor& y) const;           // comparisons give bool
     Tensor ne(const Tensor& y) const;
     Tensor lt(const Tensor& y) const;
@@ -311,6 +311,7 @@ public:
     Tensor maximum(Scalar y) const;
     Tensor minimum(Scalar y) const;
     Tensor fmod(Scalar y) const;
+    Tensor remainder(Scalar y) const;
     Tensor eq(Scalar y) const;
     Tensor ne(Scalar y) const;
     Tensor lt(Scalar y) const;
@@ -400,7 +401,7 @@ Tensor operator+(const Tensor& x, const Tensor& y);
 Tensor operator-(const Tensor& x, const Tensor& y);
 Tensor operator*(const Tensor& x, const Tensor& y);
 Tensor operator/(const Tensor& x, const Tensor& y);
-Tensor operator%(const Tensor& x, const Tensor& y);  // fmod
+Tensor operator%(const Tensor& x, const Tensor& y);  // remainder (sign of y, as PyTorch): -3 % 2 == 1
 Tensor operator&(const Tensor& x, const Tensor& y);  // bitwise (logical on bool)
 Tensor operator|(const Tensor& x, const Tensor& y);
 Tensor operator^(const Tensor& x, const Tensor& y);
@@ -416,7 +417,7 @@ Tensor operator+(const Tensor& x, Scalar y);
 Tensor operator-(const Tensor& x, Scalar y);
 Tensor operator*(const Tensor& x, Scalar y);
 Tensor operator/(const Tensor& x, Scalar y);
-Tensor operator%(const Tensor& x, Scalar y);
+Tensor operator%(const Tensor& x, Scalar y);         // remainder
 Tensor operator==(const Tensor& x, Scalar y);
 Tensor operator!=(const Tensor& x, Scalar y);
 Tensor operator<(const Tensor& x, Scalar y);

@@ -149,6 +149,18 @@ OpMath opmath(const Tensor& t, const char* name) {
 }
 Tensor opmath_result(const OpMath& m, const NodePtr& r) { return wrap(cast_to(r, m.out)); }
 
+// Python's % (PyTorch's remainder): the remainder takes the sign of the divisor. Built from the
+// IR's mod (C fmod, sign of the dividend): a nonzero remainder whose sign differs from the
+// divisor's moves by one divisor (PyTorch's CPU kernel does the same).
+Tensor remainder_of(const Operand& a, const Operand& b) {
+    Prepared p = prepare("remainder", a, b, Rule::numeric);
+    NodePtr r = bin(Op::mod, p.x, p.y);
+    NodePtr zero = lit(r, 0.0);
+    NodePtr fix = bin(Op::logical_and, bin(Op::cmp_ne, r, zero),
+                      bin(Op::cmp_ne, bin(Op::cmp_lt, r, zero), bin(Op::cmp_lt, p.y, zero)));
+    return wrap(graph::make_where(fix, bin(Op::add, r, p.y), r));
+}
+
 }  // namespace
 
 // ---- unary methods ----------------------------------------------------------------------------------
@@ -270,15 +282,7 @@ Tensor Tensor::minimum(const Tensor& y) const {
     return binary("minimum", Op::min, T(*this, "minimum"), T(y, "minimum"), Rule::any);
 }
 Tensor Tensor::fmod(const Tensor& y) const { return binary("fmod", Op::mod, T(*this, "fmod"), T(y, "fmod"), Rule::numeric); }
-Tensor Tensor::remainder(const Tensor& y) const {
-    Prepared p = prepare("remainder", T(*this, "remainder"), T(y, "remainder"), Rule::numeric);
-    NodePtr r = bin(Op::mod, p.x, p.y);
-    NodePtr zero = lit(r, 0.0);
-    // Python's %: move a nonzero remainder whose sign differs from the divisor's by one divisor.
-    NodePtr fix = bin(Op::logical_and, bin(Op::cmp_ne, r, zero),
-                      bin(Op::cmp_ne, bin(Op::cmp_lt, r, zero), bin(Op::cmp_lt, p.y, zero)));
-    return wrap(graph::make_where(fix, bin(Op::add, r, p.y), r));
-}
+Tensor Tensor::remainder(const Tensor& y) const { return remainder_of(T(*this, "remainder"), T(y, "remainder")); }
 Tensor Tensor::eq(const Tensor& y) const { return binary("eq", Op::cmp_eq, T(*this, "eq"), T(y, "eq"), Rule::compare); }
 Tensor Tensor::ne(const Tensor& y) const { return binary("ne", Op::cmp_ne, T(*this, "ne"), T(y, "ne"), Rule::compare); }
 Tensor Tensor::lt(const Tensor& y) const { return binary("lt", Op::cmp_lt, T(*this, "lt"), T(y, "lt"), Rule::compare); }
@@ -319,6 +323,7 @@ Tensor Tensor::pow(Scalar y) const { return binary("pow", Op::pow, T(*this, "pow
 Tensor Tensor::maximum(Scalar y) const { return binary("maximum", Op::max, T(*this, "maximum"), S(y), Rule::any); }
 Tensor Tensor::minimum(Scalar y) const { return binary("minimum", Op::min, T(*this, "minimum"), S(y), Rule::any); }
 Tensor Tensor::fmod(Scalar y) const { return binary("fmod", Op::mod, T(*this, "fmod"), S(y), Rule::numeric); }
+Tensor Tensor::remainder(Scalar y) const { return remainder_of(T(*this, "remainder"), S(y)); }
 Tensor Tensor::eq(Scalar y) const { return binary("eq", Op::cmp_eq, T(*this, "eq"), S(y), Rule::compare); }
 Tensor Tensor::ne(Scalar y) const { return binary("ne", Op::cmp_ne, T(*this, "ne"), S(y), Rule::compare); }
 Tensor Tensor::lt(Scalar y) const { return binary("lt", Op::cmp_lt, T(*this, "lt"), S(y), Rule::compare); }
@@ -332,7 +337,7 @@ Tensor operator+(const Tensor& x, const Tensor& y) { return x.add(y); }
 Tensor operator-(const Tensor& x, const Tensor& y) { return x.sub(y); }
 Tensor operator*(const Tensor& x, const Tensor& y) { return x.mul(y); }
 Tensor operator/(const Tensor& x, const Tensor& y) { return x.div(y); }
-Tensor operator%(const Tensor& x, const Tensor& y) { return x.fmod(y); }
+Tensor operator%(const Tensor& x, const Tensor& y) { return x.remainder(y); }
 Tensor operator&(const Tensor& x, const Tensor& y) { return x.bitwise_and(y); }
 Tensor operator|(const Tensor& x, const Tensor& y) { return x.bitwise_or(y); }
 Tensor operator^(const Tensor& x, const Tensor& y) { return x.bitwise_xor(y); }
@@ -348,7 +353,7 @@ Tensor operator+(const Tensor& x, Scalar y) { return x.add(y); }
 Tensor operator-(const Tensor& x, Scalar y) { return x.sub(y); }
 Tensor operator*(const Tensor& x, Scalar y) { return x.mul(y); }
 Tensor operator/(const Tensor& x, Scalar y) { return x.div(y); }
-Tensor operator%(const Tensor& x, Scalar y) { return x.fmod(y); }
+Tensor operator%(const Tensor& x, Scalar y) { return x.remainder(y); }
 Tensor operator==(const Tensor& x, Scalar y) { return x.eq(y); }
 Tensor operator!=(const Tensor& x, Scalar y) { return x.ne(y); }
 Tensor operator<(const Tensor& x, Scalar y) { return x.lt(y); }

@@ -439,10 +439,24 @@ Table binary_group() {
            [](double a, double b) { return std::pow(a, b); }, nullptr, Gen::positive);
     binary(t, "maximum", {f32, bf16, i32, u8, b8}, [](const Tensor& a, const Tensor& b) { return a.maximum(b); }, nan_max);
     binary(t, "minimum", {f32, bf16, i32, u8, b8}, [](const Tensor& a, const Tensor& b) { return a.minimum(b); }, nan_min);
-    binary(t, "fmod", {f32, f64, i32, i8}, [](const Tensor& a, const Tensor& b) { return a % b; },
+    binary(t, "fmod", {f32, f64, i32, i8}, [](const Tensor& a, const Tensor& b) { return a.fmod(b); },
            [](double a, double b) { return std::fmod(a, b); }, nullptr, Gen::nonzero_int);
-    binary(t, "remainder", {f32, i32}, [](const Tensor& a, const Tensor& b) { return a.remainder(b); }, py_mod, nullptr,
+    binary(t, "remainder", {f32, f64, i32, i8}, [](const Tensor& a, const Tensor& b) { return a.remainder(b); }, py_mod,
+           nullptr, Gen::nonzero_int);
+    // operator% is PyTorch's %: remainder, the sign of the divisor ((-3) % 2 == 1).
+    binary(t, "operator%", {f32, i32}, [](const Tensor& a, const Tensor& b) { return a % b; }, py_mod, nullptr,
            Gen::nonzero_int);
+    for (double s : {2.0, -3.0}) {
+        std::string sn = std::to_string(int(s));
+        t.add("i32 % " + sn, {I(i32, {2, 5})}, [s](const Ins& x, Device) { return x[0] % int(s); },
+              [s](const Refs& r) { return map(r[0], i32, [s](double v) { return py_mod(v, s); }); });
+        t.add("f32 % " + sn + ".5", {R(f32, {2, 5})}, [s](const Ins& x, Device) { return x[0] % (s + 0.5); },
+              [s](const Refs& r) { return map(r[0], f32, [s](double v) { return py_mod(v, double(float(s + 0.5))); }); });
+        t.add("i32 fmod " + sn, {I(i32, {2, 5})}, [s](const Ins& x, Device) { return x[0].fmod(int(s)); },
+              [s](const Refs& r) { return map(r[0], i32, [s](double v) { return std::fmod(v, s); }); });
+        t.add("f32 remainder " + sn, {R(f32, {2, 5})}, [s](const Ins& x, Device) { return x[0].remainder(s); },
+              [s](const Refs& r) { return map(r[0], f32, [s](double v) { return py_mod(v, s); }); });
+    }
     std::vector<DType> cmp = {f32, bf16, i32, u8, b8};
     auto to_bool = [](DType) { return b8; };
     binary(t, "eq", cmp, [](const Tensor& a, const Tensor& b) { return a == b; }, [](double a, double b) { return double(a == b); }, to_bool);
