@@ -624,3 +624,35 @@ void kernel_main() {
               {cb(0, 1, one_core())});
     expect_names(e, ErrorStatus::KernelFault, {"TRISC1 (MATH)", "MATH and UNPACK are out of step", "into DST 1"});
 }
+
+// ---- kernels that abort, assert or throw -------------------------------------------------------
+
+TEST_F(Fixture, AbortInAKernelIsReported) {
+    if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns the fault signals";
+    auto e = fails({dm1("quitter", "#include <cstdlib>\nvoid kernel_main() { if (get_arg_val<uint32_t>(0) == 7) abort(); }",
+                        one_core())},
+                   {}, {{7}});
+    expect_names(e, ErrorStatus::KernelFault, {"kernel 'quitter' on core (0,0) NCRISC", "called abort()"});
+}
+
+TEST_F(Fixture, FailedAssertInAKernelIsReported) {
+    // tt-metal builds kernels without NDEBUG, so assert() is live; so is it here.
+    auto e = fails({compute("checker", R"(#include <cassert>
+void kernel_main() {
+    uint32_t n = get_arg_val<uint32_t>(0);
+    MATH(assert(n < 4));
+})", one_core())},
+                   {}, {{9}});
+    expect_names(e, ErrorStatus::KernelFault,
+                 {"kernel 'checker' on core (0,0) TRISC1 (MATH)", "assert(n < 4) failed at line 4 of the kernel source",
+                  "kernel_main"});
+}
+
+TEST_F(Fixture, ThrowInAKernelDoesNotCompile) {
+    // Kernels are built with -fno-exceptions, as tt-metal builds them.
+    ProgramSpec s;
+    s.kernels = {dm0("thrower", "void kernel_main() { if (get_arg_val<uint32_t>(0)) throw 42; }", one_core())};
+    auto e = catch_error([&] { dev.program_create(s); });
+    expect_names(e, ErrorStatus::KernelCompilation, {"kernel 'thrower'", "exception handling disabled"});
+    still_works();
+}

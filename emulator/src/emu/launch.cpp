@@ -50,11 +50,12 @@ constexpr int kSpinMinMs = 200;
 
 
 // ---- crash reports --------------------------------------------------------------------------
-// SIGSEGV/SIGBUS/SIGFPE/SIGILL while a kernel fiber runs on a worker thread: jump back to the
+// SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT while a kernel fiber runs on a worker thread: jump back to the
 // scheduler (on the thread's own stack) and report kernel, core, processor and address. Any
 // other fault goes to the previous handler (or the default action).
 struct sigaction g_old[32];
-const int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+// SIGABRT: abort() (or std::terminate) in a kernel, raised on the kernel's own thread.
+const int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 void fault_handler(int sig, siginfo_t* info, void* uc) {
     if (tl_fiber && t_crash_jmp) {
@@ -340,6 +341,12 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
         f.crashed = f.finished = true;
         Launch& L = *tl_launch;
         std::ostringstream os;
+        if (t_fault_signal == SIGABRT) {
+            os << fiber_label(f) << ": called abort() (SIGABRT; abort, std::terminate or a failed check in a library)";
+            L.fail(ErrorStatus::KernelFault, os.str());
+            tl_fiber = nullptr;
+            return false;
+        }
         os << fiber_label(f) << ": crashed with " << strsignal(t_fault_signal) << " at address 0x" << std::hex
            << t_fault_addr;
         uint64_t off = 0;

@@ -97,6 +97,24 @@ std::vector<std::string> mutable_globals(const std::string& so_path) {
     return out;
 }
 
+// assert() in a kernel: <assert.h> calls __assert_fail, which prints to stderr and aborts. The
+// kernel is compiled with -D__assert_fail=zyx_emu_assert_fail and gets this definition appended,
+// so a failed assertion becomes a KernelFault carrying the expression and the line (the kernel
+// source starts at line 1 of the compiled file). kernel_fault() throws out of this noexcept
+// function: compiled with -fno-exceptions it has no exception table to enforce noexcept with,
+// and its unwind table lets the exception through to the fiber's base.
+constexpr const char* kAssertHook = R"(
+#include <cstdio>
+extern "C" [[noreturn]] void zyx_emu_assert_fail(const char* expr, const char* file, unsigned int line,
+                                                 const char* function) noexcept {
+    (void)file;
+    char what[512];
+    std::snprintf(what, sizeof what, "assert(%s) failed at line %u of the kernel source, in %s", expr, line, function);
+    ZYX_EMU.kernel_fault(what);
+    __builtin_trap();
+}
+)";
+
 }  // namespace
 
 std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSpec& device) {
@@ -111,7 +129,11 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     o.kind = "emu";
     o.name = "kernel '" + k.name + "'";
     o.salt = header_salt();
-    o.flags = {"-std=c++20", "-O2", "-g0", "-fPIC", "-w", "-I" + include_dir(), "-include", "zyx_emu/prelude.h",
+    // -fno-exceptions as tt-metal's kernel build (a `throw` in a kernel is a compile error). The
+    // emulator's own errors still unwind through kernel frames as C++ exceptions: that needs the
+    // unwind tables, asked for explicitly (the x86-64 default, not every target's).
+    o.flags = {"-std=c++20", "-O2", "-g0", "-fPIC", "-w", "-fno-exceptions", "-fasynchronous-unwind-tables",
+               "-I" + include_dir(), "-include", "zyx_emu/prelude.h", "-D__assert_fail=zyx_emu_assert_fail",
                "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE"};
     o.flags.push_back(device.arch == Arch::Wormhole ? "-DARCH_WORMHOLE" : "-DARCH_BLACKHOLE");
     if (k.kind == KernelKind::Compute) {
@@ -131,7 +153,7 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     o.flags.push_back("-DZYX_EMU_NUM_CT_ARGS=" + std::to_string(k.compile_args.size()));
     for (const auto& [name, value] : k.defines) o.flags.push_back("-D" + name + "=" + value);
 
-    std::string source = k.source + "\n#include \"zyx_emu/entry.inc\"\n";
+    std::string source = k.source + "\n#include \"zyx_emu/entry.inc\"\n" + kAssertHook;
     kb->so_path = jit::compile_shared(source, o).string();
 
     if (auto globals = mutable_globals(kb->so_path); !globals.empty()) {
