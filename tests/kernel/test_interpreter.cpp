@@ -1,5 +1,6 @@
 // The reference interpreter against hand-computed values: every op, every dtype class, and the
 // edge rules of docs/ir.md (NaN, inf, wrap-around, division by zero, shifts, saturating casts).
+// test_interpreter_table.cpp holds the table that covers every (op, dtype) pair.
 #include <gtest/gtest.h>
 
 #include <cmath>
