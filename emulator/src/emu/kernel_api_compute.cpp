@@ -39,7 +39,8 @@ float* settle_dst(DstState& d, uint32_t sec, uint32_t i, bool overwrite) {
 [[noreturn]] ZYX_EMU_COLD void math_dst_fault(const Fiber& f, uint32_t idst, const char* api) {
     const DstState& d = f.core->dst;
     if (d.state[d.math_sec] != DstState::Acquired)
-        kernel_fault(std::string(api) + ": DST used outside tile_regs_acquire / tile_regs_commit");
+        kernel_fault(std::string(api) + ": DST index " + std::to_string(idst) +
+                     " used outside tile_regs_acquire / tile_regs_commit");
     kernel_fault(std::string(api) + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
                  std::to_string(d.capacity) + " tiles (" + (f.core->compute.fp32_dest_acc_en ? "fp32" : "16-bit") +
                  " DST, " + (f.core->compute.dst_full_sync_en ? "full" : "half") + " sync)");
@@ -72,14 +73,17 @@ void sfpu_store(Fiber& f, float* t) {
 }  // namespace
 
 // ---- DST state machine (metalium.md §3.2) -------------------------------------------------------
-[[noreturn]] ZYX_EMU_COLD void dst_fault(const char* what) { kernel_fault(what); }
+// `what` names the call and the rule; the DST section it concerns is appended.
+[[noreturn]] ZYX_EMU_COLD void dst_fault(const char* what, uint32_t section) {
+    kernel_fault(std::string(what) + " (DST section " + std::to_string(section) + ")");
+}
 
 void tile_regs_acquire() {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
     DstState& d = f.core->dst;
     if (d.state[d.math_sec] == DstState::Acquired) [[unlikely]]
-        dst_fault("tile_regs_acquire: DST is already acquired (missing tile_regs_commit)");
+        dst_fault("tile_regs_acquire: DST is already acquired (missing tile_regs_commit)", d.math_sec);
     if (d.state[d.math_sec] != DstState::Free) block_on(f, Wait::DstAcquire);
     d.state[d.math_sec] = DstState::Acquired;
     d.written[d.math_sec] = 0;
@@ -89,7 +93,7 @@ void tile_regs_commit() {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
     DstState& d = f.core->dst;
-    if (d.state[d.math_sec] != DstState::Acquired) [[unlikely]] dst_fault("tile_regs_commit without tile_regs_acquire");
+    if (d.state[d.math_sec] != DstState::Acquired) [[unlikely]] dst_fault("tile_regs_commit without tile_regs_acquire", d.math_sec);
     d.state[d.math_sec] = DstState::Committed;
     d.math_sec = (d.math_sec + 1) % d.sections;
     ++f.events;
@@ -100,7 +104,7 @@ void tile_regs_wait() {
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
     if (d.state[d.pack_sec] == DstState::Packing) [[unlikely]]
-        dst_fault("tile_regs_wait: PACK already holds DST (missing tile_regs_release)");
+        dst_fault("tile_regs_wait: PACK already holds DST (missing tile_regs_release)", d.pack_sec);
     if (d.state[d.pack_sec] != DstState::Committed) block_on(f, Wait::DstWait);
     d.state[d.pack_sec] = DstState::Packing;
 }
@@ -110,7 +114,7 @@ void tile_regs_release() {
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
-    if (d.state[d.pack_sec] != DstState::Packing) [[unlikely]] dst_fault("tile_regs_release without tile_regs_wait");
+    if (d.state[d.pack_sec] != DstState::Packing) [[unlikely]] dst_fault("tile_regs_release without tile_regs_wait", d.pack_sec);
     // Zeroed lazily: the written tiles read as zero from now on (settle_dst clears them).
     d.stale[d.pack_sec] |= d.written[d.pack_sec];
     d.pending[d.pack_sec] = 0;

@@ -292,13 +292,14 @@ void check_alignment(const char* api, uint64_t a, uint64_t b, bool dram) {
     if (((a ^ b) & (A - 1)) != 0) [[unlikely]] alignment_fault(api, a, b, dram, A);  // A: a power of two (DeviceSpec)
 }
 
-[[noreturn]] ZYX_EMU_COLD void zero_length_fault(const char* api) {
-    kernel_fault(std::string(api) + ": zero-length transfer");
+[[noreturn]] ZYX_EMU_COLD void zero_length_fault(const char* api, uint64_t noc_addr, uint32_t l1) {
+    kernel_fault(std::string(api) + ": zero-length transfer (NoC address " + hex(noc_addr) + ", L1 address " + hex(l1) +
+                 ")");
 }
 
 void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     Fiber& f = cur();
-    if (size == 0) [[unlikely]] zero_length_fault("noc_async_read");
+    if (size == 0) [[unlikely]] zero_length_fault("noc_async_read", src, dst_l1);
     Target s = resolve(f, src, size, "noc_async_read");
     uint8_t* d = own_l1(f, dst_l1, size, "noc_async_read", "destination");
     check_alignment("noc_async_read", s.addr, uint64_t(d - f.core->l1), s.dram);
@@ -325,7 +326,7 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
 
 void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     Fiber& f = cur();
-    if (size == 0) [[unlikely]] zero_length_fault("noc_async_write");
+    if (size == 0) [[unlikely]] zero_length_fault("noc_async_write", dst, src_l1);
     uint8_t* s = own_l1(f, src_l1, size, "noc_async_write", "source");
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
@@ -338,7 +339,7 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
     Fiber& f = cur();
     Device::Impl& d = dev();
     const char* api = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
-    if (size == 0) kernel_fault(std::string(api) + ": zero-length transfer");
+    if (size == 0) zero_length_fault(api, mcast, src_l1);
     uint8_t* s = own_l1(f, src_l1, size, api, "source");
     uint32_t x0 = uint32_t(mcast >> 48) & 63, y0 = uint32_t(mcast >> 54) & 63;
     uint32_t x1 = uint32_t(mcast >> 36) & 63, y1 = uint32_t(mcast >> 42) & 63;
@@ -362,7 +363,9 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
             dsts.push_back(d.l1.core_base(uint32_t(c)) + off);
         }
     if (count != num_dests)
-        kernel_fault(std::string(api) + ": num_dests is " + std::to_string(num_dests) + " but the rectangle holds " +
+        kernel_fault(std::string(api) + " to L1 " + hex(local) + " of the NoC rectangle (" + std::to_string(x0) + "," +
+                     std::to_string(y0) + ")-(" + std::to_string(x1) + "," + std::to_string(y1) + "): num_dests is " +
+                     std::to_string(num_dests) + " but the rectangle holds " +
                      std::to_string(count) + " destination cores" +
                      (loopback ? " (loopback counts the sender)" : " (the sender is not written and not counted)") +
                      "; silicon hangs waiting for the missing acks");

@@ -283,6 +283,24 @@ void block_on_wait(Fiber& f) {
 // ---- the scheduler ----------------------------------------------------------------------------
 namespace {
 
+// "L1 0x12340 of core (1,0)" / "DRAM bank 3 address 0x1000" for a host address a transfer names.
+std::string where_is(const Device::Impl& d, const uint8_t* p) {
+    std::ostringstream os;
+    os << std::hex;
+    uint64_t off = 0;
+    if (int c = d.l1.core_of(uintptr_t(p), &off); c >= 0) {
+        os << "L1 0x" << uintptr_t(p) << " of core " << coord_str({uint32_t(c) % d.spec.grid_x, uint32_t(c) / d.spec.grid_x});
+        return os.str();
+    }
+    for (uint32_t b = 0; b < d.dram.banks(); ++b)
+        if (p >= d.dram.bank_base(b) && p < d.dram.bank_base(b) + d.dram.bank_bytes()) {
+            os << "DRAM bank " << std::dec << b << " address 0x" << std::hex << (p - d.dram.bank_base(b));
+            return os.str();
+        }
+    os << "host address 0x" << uintptr_t(p);
+    return os.str();
+}
+
 void fiber_body(Fiber& f) {
     Launch& L = *tl_launch;
     try {
@@ -291,9 +309,12 @@ void fiber_body(Fiber& f) {
         Core& c = *f.core;
         if (!f.txns.empty()) {
             size_t reads = std::count_if(f.txns.begin(), f.txns.end(), [](const NocTxn& t) { return t.is_read; });
+            const NocTxn& t = f.txns.front();
             kernel_fault("kernel exit with " + std::to_string(reads) + " NoC reads and " +
-                         std::to_string(f.txns.size() - reads) +
-                         " NoC writes outstanding (missing noc_async_read_barrier / noc_async_write_barrier)");
+                         std::to_string(f.txns.size() - reads) + " NoC writes outstanding (the first: " +
+                         (t.is_read ? "a read of " : "a write of ") + std::to_string(t.size) + " B from " +
+                         where_is(*L.dev, t.src) + " to " + where_is(*L.dev, t.dst) +
+                         ") (missing noc_async_read_barrier / noc_async_write_barrier)");
         }
         for (uint32_t i = 0; i < 64; ++i) {
             const CbState& cb = c.cbs[i];
@@ -687,7 +708,7 @@ void check_dram_races(Launch& L) {
             const Span& first = hit->core->index < s.core->index ? *hit : s;
             const Span& second = &first == &s ? *hit : s;
             std::ostringstream os;
-            os << "DRAM write race: " << who(first) << " and " << who(second) << " both write DRAM bank " << bank
+            os << who(first) << ": DRAM write race with " << who(second) << ": both write DRAM bank " << bank
                << " bytes 0x" << std::hex << lo << " … 0x" << hi - 1 << std::dec;
             if (const BufferRecord* r = d.dram_owner(bank, lo, 1))
                 os << " (buffer " << r->buf.id << ", " << buffer_byte(d, *r, bank, lo) << " to "
@@ -719,14 +740,15 @@ void finish_launch(Launch& L) {
             for (uint32_t i = 0; i < 64 && !L.error; ++i) {
                 const CbState& cb = c->cbs[i];
                 if (!cb.configured || cb.available() == 0) continue;
-                std::string who;
+                // Blame the consumer that did not pop them, or else the producer nobody popped for.
+                std::string who = "core " + coord_str(c->logical);
                 for (int8_t p : {cb.consumer, cb.producer})
                     if (p >= 0 && c->fibers[p].kernel) {
-                        who = "kernel '" + c->fibers[p].kernel->name + "' ";
+                        who = fiber_label(c->fibers[p]);
                         break;
                     }
                 L.fail(ErrorStatus::KernelFault,
-                       who + "on core " + coord_str(c->logical) + ": at program end cb " + std::to_string(i) +
+                       who + ": at program end cb " + std::to_string(i) +
                            " still holds " + std::to_string(cb.available()) + " pages pushed by " +
                            (cb.producer >= 0 ? proc_name(Proc(cb.producer)) : "nobody") + " and never popped" +
                            (cb.consumer >= 0 ? std::string(" by ") + proc_name(Proc(cb.consumer)) : std::string()) +
