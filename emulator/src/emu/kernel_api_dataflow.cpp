@@ -207,7 +207,10 @@ bool cb_pages_available_at_front(int32_t id, int32_t n) {
     if (!ok) poll_yield(f, Wait::PollAvailable, id, n);
     return ok;
 }
-uint32_t cb_page_size(int32_t id) { return cb_checked(cur(), id, "get_tile_size").page_bytes; }
+// get_tile_size(cb) (dataflow_api.h calls it through the table's cb_page_size entry): as
+// tt-metal's, the size of one tile in the CB's data format (2048 B for Float16_b), whatever the
+// CB's page size.
+uint32_t cb_page_size(int32_t id) { return cb_checked(cur(), id, "get_tile_size").tile_bytes; }
 uint32_t cb_data_format(int32_t id) { return uint32_t(cb_checked(cur(), id, "get_dataformat").format); }
 
 // ---- NoC ----------------------------------------------------------------------------------------
