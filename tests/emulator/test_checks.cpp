@@ -280,8 +280,15 @@ void kernel_main() {
 
 TEST_F(Fixture, RuntimeArgIndexOutOfRange) {
     auto e = fails({dm0("args", "void kernel_main() { (void)get_arg_val<uint32_t>(3); }", one_core())}, {}, {{1}});
-    expect_check(e, ErrorStatus::KernelFault, {"args", "(0,0)", "BRISC", "get_arg_val(3)"},
+    expect_check(e, ErrorStatus::KernelFault, {"args", "(0,0)", "BRISC", "get_arg_val/get_arg_addr(3)"},
                  {"index out of range (1 runtime args"});
+    // get_arg_addr shares the table entry, so the report names both calls.
+    e = fails({dm1("addr", "void kernel_main() { (void)get_arg_addr(5); }", one_core())}, {}, {{1, 2}});
+    expect_check(e, ErrorStatus::KernelFault, {"addr", "(0,0)", "NCRISC", "get_arg_val/get_arg_addr(5)"},
+                 {"index out of range (2 runtime args"});
+    e = fails({dm0("common", "void kernel_main() { (void)get_common_arg_addr(2); }", one_core())}, {});
+    expect_check(e, ErrorStatus::KernelFault, {"common", "(0,0)", "BRISC", "get_common_arg_val/get_common_arg_addr(2)"},
+                 {"common runtime arg index out of range (0 common"});
 }
 
 TEST_F(Fixture, TooManyRuntimeArgs) {

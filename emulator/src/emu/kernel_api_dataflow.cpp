@@ -33,17 +33,20 @@ const uint8_t* my_y() { return cur().core->my_y; }
 uint32_t logical_x() { return cur().core->logical.x; }
 uint32_t logical_y() { return cur().core->logical.y; }
 
+// get_arg_val and get_arg_addr both come here (the table has one entry for both), so an index
+// out of range names both.
 uint32_t arg_addr(int idx) {
     Fiber& f = cur();
     if (idx < 0 || uint32_t(idx) >= f.nargs)
-        kernel_fault("get_arg_val(" + std::to_string(idx) + "): runtime arg index out of range (" +
+        kernel_fault("get_arg_val/get_arg_addr(" + std::to_string(idx) + "): runtime arg index out of range (" +
                      std::to_string(f.nargs) + " runtime args set for this kernel on this core)");
     return f.args_addr + uint32_t(idx) * 4;
 }
 uint32_t common_arg_addr(int idx) {
     Fiber& f = cur();
     if (idx < 0 || uint32_t(idx) >= f.ncommon)
-        kernel_fault("get_common_arg_val(" + std::to_string(idx) + "): common runtime arg index out of range (" +
+        kernel_fault("get_common_arg_val/get_common_arg_addr(" + std::to_string(idx) +
+                     "): common runtime arg index out of range (" +
                      std::to_string(f.ncommon) + " common runtime args set for this kernel)");
     return f.common_addr + uint32_t(idx) * 4;
 }
