@@ -447,6 +447,19 @@ TEST_F(Fixture, CompileErrorsCarryTheCompilerMessage) {
     expect_host_check(e, ErrorStatus::KernelCompilation, "kernel 'ct'", {"compile-time arg index"});
 }
 
+TEST_F(Fixture, SemaphoreWaitOutsideL1) {
+    // A 64-bit pointer is reported whole (it was truncated to its low 32 bits).
+    auto e = fails({dm0("wild_sem", "void kernel_main() { noc_semaphore_wait((volatile uint32_t*)0x7ff000000010ull, 1); }",
+                        one_core())},
+                   {});
+    expect_check(e, ErrorStatus::KernelFault, {"wild_sem", "(0,0)", "BRISC", "semaphore 0x7ff000000010 (+4 B)"},
+                 {"noc_semaphore_wait:", "outside this core's L1", "out of bounds"});
+    e = fails({dm1("low_sem", "void kernel_main() { noc_semaphore_wait_min((volatile uint32_t*)0x10, 2); }", one_core())},
+              {});
+    expect_check(e, ErrorStatus::KernelFault, {"low_sem", "(0,0)", "NCRISC", "semaphore 0x10 (+4 B)"},
+                 {"noc_semaphore_wait_min:", "outside this core's L1"});
+}
+
 TEST_F(Fixture, UnknownSemaphore) {
     auto e = fails({dm0("sem", "void kernel_main() { (void)get_semaphore(3); }", one_core())}, {});
     expect_check(e, ErrorStatus::KernelFault, {"sem", "(0,0)", "BRISC", "get_semaphore(3)"}, {"no semaphore 3"});

@@ -275,13 +275,14 @@ Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
     resolve_fault(noc_addr, size, api);
 }
 
-[[noreturn]] ZYX_EMU_COLD void own_l1_fault(const Fiber& f, uint32_t addr, uint32_t size, const char* api, const char* role) {
+[[noreturn]] ZYX_EMU_COLD void own_l1_fault(const Fiber& f, uint64_t addr, uint32_t size, const char* api, const char* role) {
     kernel_fault(std::string(api) + ": " + role + " " + hex(addr) + " (+" + std::to_string(size) +
                  " B) is outside this core's L1 [" + hex(f.core->l1_addr) + ", " +
                  hex(f.core->l1_addr + dev().spec.l1_bytes) + "): out of bounds");
 }
 
-uint8_t* own_l1(Fiber& f, uint32_t addr, uint32_t size, const char* api, const char* role) {
+// `addr`: 64-bit, so a wild pointer (noc_semaphore_wait takes one) is reported whole.
+uint8_t* own_l1(Fiber& f, uint64_t addr, uint32_t size, const char* api, const char* role) {
     uint64_t off = uint64_t(addr) - f.core->l1_addr;
     if (addr < f.core->l1_addr || off + size > dev().spec.l1_bytes) [[unlikely]] own_l1_fault(f, addr, size, api, role);
     return f.core->l1 + off;
@@ -395,7 +396,7 @@ void noc_semaphore_wait(const volatile uint32_t* addr, uint32_t val, bool at_lea
     Fiber& f = cur();
     // invalidate_l1_cache() (dataflow_api.h): the kernel polls an L1 word; step aside.
     if (!addr && at_least && val == 0) return poll_yield(f, Wait::PollL1);
-    own_l1(f, uint32_t(uintptr_t(addr)), 4, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", "semaphore");
+    own_l1(f, uintptr_t(addr), 4, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", "semaphore");
     f.wait.kind = Wait::Semaphore;
     f.wait.sem = addr;
     f.wait.val = val;
