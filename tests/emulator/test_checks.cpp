@@ -460,6 +460,49 @@ TEST_F(Fixture, SemaphoreWaitOutsideL1) {
                  {"noc_semaphore_wait_min:", "outside this core's L1"});
 }
 
+TEST_F(Fixture, PerTriscMacrosInComputeKernelsAreRefused) {
+    // One compile serves UNPACK, MATH and PACK, so TRISC_MATH & co. are never defined: code
+    // testing them would vanish silently. Refused before compiling, naming macro, line, kernel.
+    ProgramSpec s;
+    s.kernels = {compute("per_trisc", R"(// TRISC_MATH in a comment is fine
+void kernel_main() {
+    const char* note = "TRISC_PACK in a string is fine";
+    (void)note;
+#ifdef TRISC_MATH
+    tile_regs_acquire();
+    tile_regs_commit();
+#endif
+})", one_core())};
+    auto e = catch_error([&] { dev.program_create(s); });
+    expect_host_check(e, ErrorStatus::Unsupported, "compute kernel 'per_trisc' uses TRISC_MATH (line 5)",
+                      {"Unsupported:", "never defined", "MATH(…)"});
+    s.kernels = {compute("trisc_index", R"(#if COMPILE_FOR_TRISC == 1
+#endif
+void kernel_main() {})", one_core())};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_host_check(e, ErrorStatus::Unsupported, "compute kernel 'trisc_index' uses COMPILE_FOR_TRISC (line 1)");
+    s.kernels = {compute("uck", R"(void kernel_main() {
+#if defined(UCK_CHLKC_PACK)
+#endif
+})", one_core())};
+    e = catch_error([&] { dev.program_create(s); });
+    expect_host_check(e, ErrorStatus::Unsupported, "compute kernel 'uck' uses UCK_CHLKC_PACK (line 2)");
+    // Mentions outside code, look-alike names and data-movement kernels are fine.
+    s.kernels = {compute("mentions", R"--(/* TRISC_UNPACK
+*/ void kernel_main() {
+    const char* r = R"x(UCK_CHLKC_MATH)x";
+    char q = '\'';
+    int TRISC_MATHS = 1'000;
+    (void)r; (void)q; (void)TRISC_MATHS;
+})--", one_core()),
+                 dm0("dm", R"(void kernel_main() {
+#ifdef TRISC_MATH
+#error never
+#endif
+})", one_core())};
+    EXPECT_NO_THROW(dev.program_create(s));
+}
+
 TEST_F(Fixture, UnknownSemaphore) {
     auto e = fails({dm0("sem", "void kernel_main() { (void)get_semaphore(3); }", one_core())}, {});
     expect_check(e, ErrorStatus::KernelFault, {"sem", "(0,0)", "BRISC", "get_semaphore(3)"}, {"no semaphore 3"});

@@ -6,6 +6,7 @@
 #include <elf.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -97,6 +98,62 @@ std::vector<std::string> mutable_globals(const std::string& so_path) {
     return out;
 }
 
+// Macros tt-metal defines for one TRISC build only (COMPILE_FOR_TRISC=0/1/2, UCK_CHLKC_*, and
+// TRISC_* from its compute headers). The emulator compiles a compute kernel once for all three
+// roles, so none is defined and code testing them would silently lose its role-specific parts.
+constexpr const char* kPerTriscMacros[] = {"TRISC_UNPACK",    "TRISC_MATH",      "TRISC_PACK",     "COMPILE_FOR_TRISC",
+                                           "UCK_CHLKC_UNPACK", "UCK_CHLKC_MATH", "UCK_CHLKC_PACK"};
+
+// The first identifier of `src` (outside comments, string and character literals) that is a
+// per-TRISC macro, and its line; "" when there is none.
+std::pair<std::string, int> find_per_trisc_macro(const std::string& src) {
+    const size_t n = src.size();
+    int line = 1;
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t i = 0; i < n;) {
+        char c = src[i];
+        if (c == '\n') {
+            ++line, ++i;
+        } else if (c == '/' && i + 1 < n && src[i + 1] == '/') {
+            while (i < n && src[i] != '\n') ++i;
+        } else if (c == '/' && i + 1 < n && src[i + 1] == '*') {
+            size_t end = src.find("*/", i + 2);
+            end = end == std::string::npos ? n : end + 2;
+            line += int(std::count(src.begin() + long(i), src.begin() + long(end), '\n'));
+            i = end;
+        } else if (c == '"' || c == '\'') {
+            for (++i; i < n && src[i] != c && src[i] != '\n'; ++i)
+                if (src[i] == '\\') ++i;
+            ++i;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            // A number, digit separators (1'000) and exponent signs included.
+            for (++i; i < n && (ident(src[i]) || src[i] == '.' || src[i] == '\'' ||
+                                ((src[i] == '+' || src[i] == '-') && std::strchr("eEpP", src[i - 1])));
+                 ++i) {
+            }
+        } else if (ident(c)) {
+            size_t b = i;
+            while (i < n && ident(src[i])) ++i;
+            std::string word = src.substr(b, i - b);
+            if (i < n && src[i] == '"' && (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR")) {
+                // Raw string literal R"delim( … )delim".
+                size_t open = src.find('(', i);
+                std::string close = ")" + (open == std::string::npos ? std::string() : src.substr(i + 1, open - i - 1)) + "\"";
+                size_t end = open == std::string::npos ? n : src.find(close, open);
+                end = end == std::string::npos ? n : end + close.size();
+                line += int(std::count(src.begin() + long(i), src.begin() + long(end), '\n'));
+                i = end;
+                continue;
+            }
+            for (const char* m : kPerTriscMacros)
+                if (word == m) return {word, line};
+        } else {
+            ++i;
+        }
+    }
+    return {"", 0};
+}
+
 // assert() in a kernel: <assert.h> calls __assert_fail, which prints to stderr and aborts. The
 // kernel is compiled with -D__assert_fail=zyx_emu_assert_fail and gets this definition appended,
 // so a failed assertion becomes a KernelFault carrying the expression and the line (the kernel
@@ -124,6 +181,14 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     kb->slot = k.kind == KernelKind::DataMovement0 ? 0 : k.kind == KernelKind::DataMovement1 ? 1 : 2;
     kb->noc = k.noc ? *k.noc : (k.kind == KernelKind::DataMovement1 ? 1 : 0);
     kb->compute = k.compute;
+    if (k.kind == KernelKind::Compute) {
+        if (auto [macro, line] = find_per_trisc_macro(k.source); !macro.empty())
+            throw Error(ErrorStatus::Unsupported,
+                        "Unsupported: compute kernel '" + k.name + "' uses " + macro + " (line " + std::to_string(line) +
+                            "): the emulator compiles a compute kernel once for UNPACK, MATH and PACK, so the per-TRISC "
+                            "macros (TRISC_UNPACK/MATH/PACK, COMPILE_FOR_TRISC, UCK_CHLKC_*) are never defined and "
+                            "code that tests them would be silently dropped. Use UNPACK(…), MATH(…), PACK(…)");
+    }
 
     jit::CompileOptions o;
     o.kind = "emu";
