@@ -44,7 +44,7 @@ ProgramId check_case(HostPool& pool, HostDevice& dev, const Case& c) {
     ProgramId p = dev.compile(c.kernel);
     auto want = run_reference(c);
     auto got = run_host(pool, dev, p, c);
-    std::string diff = compare_outputs(c.kernel, want, got);
+    std::string diff = compare_outputs(c, want, got);
     EXPECT_EQ(diff, "") << kernel_string(c.kernel);
     return p;
 }
@@ -158,7 +158,7 @@ TEST(HostDevice, ElementwiseAgreesAndEqualKernelsShareOneProgram) {
     EXPECT_TRUE(dev.supports(c.kernel));
     dev.release(p1);
     auto got = run_host(pool, dev, p2, c);  // the other program still works
-    EXPECT_EQ(compare_outputs(c.kernel, run_reference(c), got), "");
+    EXPECT_EQ(compare_outputs(c, run_reference(c), got), "");
     EXPECT_EQ(pool.live_buffers(), 0u);
 }
 
@@ -337,7 +337,7 @@ TEST(HostDevice, BigReduceIntoFewOutputsIsSplitAcrossThreads) {
     std::vector<ProgramId> ids = dev.compile_batch(ks);
     for (size_t i = 0; i < cases.size(); ++i) {
         SCOPED_TRACE(kernel_string(cases[i].kernel));
-        EXPECT_EQ(compare_outputs(cases[i].kernel, run_reference(cases[i]), run_host(pool, dev, ids[i], cases[i])), "");
+        EXPECT_EQ(compare_outputs(cases[i], run_reference(cases[i]), run_host(pool, dev, ids[i], cases[i])), "");
     }
     // An integer sum that wraps, over everything (rank-0 output).
     Case c;
@@ -397,8 +397,8 @@ TEST(HostDevice, RowCacheOnRandomChains) {
     for (size_t i = 0; i < cases.size(); ++i) {
         Case c = cases[i];
         SCOPED_TRACE(kernel_string(c.kernel));
-        EXPECT_EQ(compare_outputs(c.kernel, run_reference(c), run_host(pool, dev, ids[i], c)), "");
+        EXPECT_EQ(compare_outputs(c, run_reference(c), run_host(pool, dev, ids[i], c)), "");
         c.same_as = {-1, 0, -1, -1};
-        EXPECT_EQ(compare_outputs(c.kernel, run_reference(c), run_host(pool, dev, ids[i], c)), "") << "aliased";
+        EXPECT_EQ(compare_outputs(c, run_reference(c), run_host(pool, dev, ids[i], c)), "") << "aliased";
     }
 }

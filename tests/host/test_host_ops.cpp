@@ -93,7 +93,7 @@ TEST(HostOps, EveryOpAndDtypeCompilesInOneBatchAndAgrees) {
         SCOPED_TRACE(kernel_string(c.kernel));
         auto want = run_reference(c);
         auto got = run_host(pool, dev, ids[i], c);
-        EXPECT_EQ(compare_outputs(c.kernel, want, got), "");
+        EXPECT_EQ(compare_outputs(c, want, got), "");
         outputs += c.kernel.outputs.size();
     }
     EXPECT_GT(outputs, 500u) << "the batch covers every op/dtype pair";
