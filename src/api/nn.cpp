@@ -140,10 +140,9 @@ Tensor max_pool2d(const Tensor& input, int64_t kernel_size, int64_t stride, int6
     if (padding * 2 > kernel_size)
         invalid("max_pool2d", "padding " + std::to_string(padding) + " exceeds half the kernel " +
                                   std::to_string(kernel_size));
-    uint64_t lowest = dtype_is_float(x->dtype) ? kernel::bits_from_double(x->dtype, -INFINITY)
-                                               : kernel::bits_from_int(x->dtype, dtype_is_signed_int(x->dtype)
-                                                                                     ? INT64_MIN
-                                                                                     : 0);
+    // Padding reads the dtype's lowest value: -inf for floats; for integers -inf saturates to the
+    // minimum by the cast rules (0 for unsigned); false for bool.
+    uint64_t lowest = x->dtype == DType::bool_ ? 0 : kernel::bits_from_double(x->dtype, -INFINITY);
     NodePtr win = windows("max_pool2d", x, kernel_size, stride ? stride : kernel_size, padding, dilation, lowest);
     return wrap(strip_batch(reduce_node(Op::reduce_max, win, {4, 5}, false), added));
 }
