@@ -9,6 +9,13 @@
 //   strided       every input of rank >= 1 is a non-contiguous view with the same values: rank
 //                 >= 2 inputs alternate between a permuted view (data stored transposed) and a
 //                 strided slice (every 2nd element of a buffer twice as long).
+// Every op runs on every dtype it takes (kAll, kNumeric, kInts … below). Views and broadcasting do
+// not depend on the dtype, so the strided layout, all broadcasting patterns and all axis cases run
+// for the dtypes of kStridedDtypes (f32, i32, bf16, bool) and the other dtypes run one contiguous
+// form: each case is a kernel to compile, and the label must stay fast with a cold cache.
+// Groups: unary, binary (with the number overloads), reduce, movement, nn, creation (constants,
+// arange, linspace, eye, *_like, literals, to()), random (rand, randn, uniform, randint: checks of
+// range, moments and seeding computed on the device, see random_group()).
 // All outputs of one group and device are realized in ONE zyx::realize() (one compile batch on
 // the JIT host backend), then compared. On devices other than the interpreter, each result is
 // also compared with the interpreter's result for the same case.
@@ -26,6 +33,7 @@
 // Adding an op: add one line (or one loop over dtypes) to the group it belongs to.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -47,7 +55,7 @@ using zyx::Tensor;
 
 constexpr DType f64 = DType::f64, f32 = DType::f32, f16 = DType::f16, bf16 = DType::bf16;
 constexpr DType i8 = DType::i8, i16 = DType::i16, i32 = DType::i32, i64 = DType::i64;
-constexpr DType u8 = DType::u8, u32 = DType::u32, b8 = DType::bool_;
+constexpr DType u8 = DType::u8, u16 = DType::u16, u32 = DType::u32, u64 = DType::u64, b8 = DType::bool_;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 
@@ -252,18 +260,31 @@ struct Case {
     RefFn ref;
     double tol_scale = 1;   // > 1 for ops whose reference differs by construction (approximations)
     double atol_floor = 0;  // absolute error an approximation is documented to have (erf: 2e-7)
+    bool strided = true;    // also run with non-contiguous inputs
 };
 
 std::string dn(DType t) { return std::string(zyx::dtype_name(t)); }
 
+// Views are dtype-independent (a view maps indices, whatever the element size), so the strided
+// layout runs for cases whose first input has one of these dtypes; the others run contiguous only.
+// This keeps the label fast with every dtype in the table (each case is a kernel to compile).
+const std::vector<DType> kStridedDtypes = {f32, i32, bf16, b8};
+bool runs_strided(DType t) { return std::find(kStridedDtypes.begin(), kStridedDtypes.end(), t) != kStridedDtypes.end(); }
+
 struct Table {
     std::vector<Case> cases;
     void add(std::string name, std::vector<In> in, OpFn op, RefFn ref, double tol = 1, double atol_floor = 0) {
-        cases.push_back({std::move(name), std::move(in), std::move(op), std::move(ref), tol, atol_floor});
+        bool strided = in.empty() || runs_strided(in[0].dtype);
+        cases.push_back({std::move(name), std::move(in), std::move(op), std::move(ref), tol, atol_floor, strided});
     }
 };
 
+// Dtype lists for "every dtype the op takes".
 const std::vector<DType> kFloats = {f32, f16, bf16, f64};
+const std::vector<DType> kInts = {i8, i16, i32, i64, u8, u16, u32, u64};
+const std::vector<DType> kIntsBool = {i8, i16, i32, i64, u8, u16, u32, u64, b8};
+const std::vector<DType> kNumeric = {f32, f16, bf16, f64, i8, i16, i32, i64, u8, u16, u32, u64};  // all but bool
+const std::vector<DType> kAll = {f32, f16, bf16, f64, i8, i16, i32, i64, u8, u16, u32, u64, b8};
 
 // ---- group: unary ---------------------------------------------------------------------------------
 
@@ -273,10 +294,13 @@ void unary_float(Table& t, const std::string& name, const std::function<Tensor(c
     for (DType d : kFloats)
         t.add(name + " " + dn(d), {In{{2, 3}, d, gen, lo, hi}}, [op](const Ins& x, Device) { return op(x[0]); },
               [f](const Refs& r) { return map(r[0], float_of(r[0].dtype), f); }, 1, atol_floor);
-    // Integer input: computed in f32 (promotion of float-only math).
-    t.add(name + " i32->f32", {In{{4}, i32, Gen::integer, std::max(lo, -3.0), std::min(hi, 3.0)}},
-          [op](const Ins& x, Device) { return op(x[0]); }, [f](const Refs& r) { return map(r[0], f32, f); }, 1,
-          atol_floor);
+    // Integer and bool inputs: computed in f32 (promotion of float-only math).
+    for (DType d : kIntsBool) {
+        double ilo = std::max(lo, zyx::dtype_is_unsigned_int(d) ? 0.0 : -3.0), ihi = std::min(hi, 3.0);
+        In in = d == b8 ? B({4}) : In{{4}, d, Gen::integer, ilo, ihi};
+        t.add(name + " " + dn(d) + "->f32", {in}, [op](const Ins& x, Device) { return op(x[0]); },
+              [f](const Refs& r) { return map(r[0], f32, f); }, 1, atol_floor);
+    }
 }
 // erf is computed by Abramowitz & Stegun 7.1.26 (documented |error| <= 1.5e-7 in exact arithmetic).
 constexpr double kErfError = 3e-7;
@@ -322,21 +346,20 @@ Table unary_group() {
     unary_float(t, "leaky_relu", [](const Tensor& x) { return x.leaky_relu(0.1); },
                 [](double v) { return v > 0 ? v : 0.1 * v; });
 
-    std::vector<DType> signed_dtypes = {f32, f16, bf16, f64, i32, i8, i64};
-    unary_keep(t, "neg", signed_dtypes, [](const Tensor& x) { return -x; }, [](double v) { return -v; });
-    unary_keep(t, "abs", signed_dtypes, [](const Tensor& x) { return x.abs(); }, [](double v) { return std::fabs(v); });
-    unary_keep(t, "sign", signed_dtypes, [](const Tensor& x) { return x.sign(); },
+    // Unsigned values wrap (neg of 3 in u8 is 253), as PyTorch.
+    unary_keep(t, "neg", kNumeric, [](const Tensor& x) { return -x; }, [](double v) { return -v; });
+    unary_keep(t, "abs", kNumeric, [](const Tensor& x) { return x.abs(); }, [](double v) { return std::fabs(v); });
+    unary_keep(t, "sign", kNumeric, [](const Tensor& x) { return x.sign(); },
                [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; });
-    unary_keep(t, "relu", {f32, f16, bf16, i32, i8, u8}, [](const Tensor& x) { return x.relu(); },
-               [](double v) { return v < 0 ? 0 : v; });
-    unary_keep(t, "floor", {f32, bf16, f64, i32}, [](const Tensor& x) { return x.floor(); }, [](double v) { return std::floor(v); });
-    unary_keep(t, "ceil", {f32, bf16, f64, i32}, [](const Tensor& x) { return x.ceil(); }, [](double v) { return std::ceil(v); });
-    unary_keep(t, "round", {f32, f16, i32}, [](const Tensor& x) { return x.round(); }, [](double v) { return std::nearbyint(v); });
-    unary_keep(t, "trunc", {f32, f16, f64, i32}, [](const Tensor& x) { return x.trunc(); }, [](double v) { return std::trunc(v); });
-    unary_keep(t, "square", {f32, bf16, i32, u8}, [](const Tensor& x) { return x.square(); }, [](double v) { return v * v; });
+    unary_keep(t, "relu", kNumeric, [](const Tensor& x) { return x.relu(); }, [](double v) { return v < 0 ? 0 : v; });
+    unary_keep(t, "floor", kNumeric, [](const Tensor& x) { return x.floor(); }, [](double v) { return std::floor(v); });
+    unary_keep(t, "ceil", kNumeric, [](const Tensor& x) { return x.ceil(); }, [](double v) { return std::ceil(v); });
+    unary_keep(t, "round", kNumeric, [](const Tensor& x) { return x.round(); }, [](double v) { return std::nearbyint(v); });
+    unary_keep(t, "trunc", kNumeric, [](const Tensor& x) { return x.trunc(); }, [](double v) { return std::trunc(v); });
+    unary_keep(t, "square", kNumeric, [](const Tensor& x) { return x.square(); }, [](double v) { return v * v; });
     t.add("round half-even f32", {Sp(f32, {10})}, [](const Ins& x, Device) { return (x[0] + 0.5f).round(); },
           [](const Refs& r) { return map(r[0], f32, [](double v) { return std::nearbyint(double(float(v + 0.5))); }); });
-    for (DType d : {f32, bf16}) {
+    for (DType d : kFloats) {
         t.add("isnan " + dn(d), {Sp(d, {2, 5})}, [](const Ins& x, Device) { return x[0].isnan(); },
               [](const Refs& r) { return map(r[0], b8, [](double v) { return double(std::isnan(v)); }); });
         t.add("isinf " + dn(d), {Sp(d, {2, 5})}, [](const Ins& x, Device) { return x[0].isinf(); },
@@ -346,23 +369,42 @@ Table unary_group() {
         t.add("sign specials " + dn(d), {Sp(d, {10})}, [](const Ins& x, Device) { return x[0].sign(); },
               [d](const Refs& r) { return map(r[0], d, [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; }); });
     }
-    t.add("isinf i32", {I(i32, {4})}, [](const Ins& x, Device) { return x[0].isinf(); },
-          [](const Refs& r) { return map(r[0], b8, [](double) { return 0.0; }); });
-    for (DType d : {f32, i32, b8})
+    for (DType d : kIntsBool) {  // never NaN or infinite
+        t.add("isnan " + dn(d), {V(d, {4})}, [](const Ins& x, Device) { return x[0].isnan(); },
+              [](const Refs& r) { return map(r[0], b8, [](double) { return 0.0; }); });
+        t.add("isinf " + dn(d), {V(d, {4})}, [](const Ins& x, Device) { return x[0].isinf(); },
+              [](const Refs& r) { return map(r[0], b8, [](double) { return 0.0; }); });
+    }
+    for (DType d : kAll)
         t.add("logical_not " + dn(d), {V(d, {2, 3})}, [](const Ins& x, Device) { return !x[0]; },
               [](const Refs& r) { return map(r[0], b8, [](double v) { return double(v == 0); }); });
-    for (DType d : {i32, u8, b8})
+    for (DType d : kIntsBool)
         t.add("bitwise_not " + dn(d), {V(d, {2, 3})}, [](const Ins& x, Device) { return ~x[0]; }, [d](const Refs& r) {
             return map(r[0], d, [d](double v) { return d == b8 ? double(v == 0) : double(~int64_t(v)); });
         });
-    for (DType d : {f32, i32, bf16})
+    // clamp with numbers: the numbers take the tensor's dtype (an unsigned tensor wraps -2 to its
+    // maximum, as PyTorch); a bool tensor with integer bounds gives i32.
+    auto bound = [](DType d, double v) { return as_dtype(v, d); };
+    for (DType d : kAll) {
+        DType o = d == b8 ? i32 : d;
         t.add("clamp " + dn(d), {V(d, {3, 3})}, [](const Ins& x, Device) { return x[0].clamp(-2, 1); },
-              [d](const Refs& r) { return map(r[0], d, [](double v) { return std::min(std::max(v, -2.0), 1.0); }); });
+              [o, bound](const Refs& r) {
+                  return map(r[0], o, [o, bound](double v) { return std::min(std::max(v, bound(o, -2)), bound(o, 1)); });
+              });
+    }
+    for (DType d : kNumeric) {
+        t.add("clamp_min " + dn(d), {V(d, {2, 4})}, [](const Ins& x, Device) { return x[0].clamp_min(2); },
+              [d](const Refs& r) { return map(r[0], d, [](double v) { return std::max(v, 2.0); }); });
+        t.add("clamp_max " + dn(d), {V(d, {2, 4})}, [](const Ins& x, Device) { return x[0].clamp_max(5); },
+              [d](const Refs& r) { return map(r[0], d, [](double v) { return std::min(v, 5.0); }); });
+    }
     t.add("clamp i32 by 0.5 -> f32", {I(i32, {5})}, [](const Ins& x, Device) { return x[0].clamp_max(0.5); },
           [](const Refs& r) { return map(r[0], f32, [](double v) { return std::min(v, 0.5); }); });
+    t.add("clamp_min u8 by 2.5 -> f32", {I(u8, {5}, 0, 9)}, [](const Ins& x, Device) { return x[0].clamp_min(2.5); },
+          [](const Refs& r) { return map(r[0], f32, [](double v) { return std::max(v, 2.5); }); });
 
     // Casts: every dtype from f32 (value rules: truncate, saturate, NaN → 0, != 0 → true) and back.
-    for (DType to : {f64, f16, bf16, i8, i16, i32, i64, u8, u32, b8})
+    for (DType to : kAll)
         t.add("cast f32->" + dn(to), {R(f32, {2, 4}, -200, 300)}, [to](const Ins& x, Device) { return x[0].cast(to); },
               [to](const Refs& r) {
                   return map(r[0], to, [to](double v) {
@@ -372,16 +414,48 @@ Table unary_group() {
                       return std::min(std::max(std::trunc(v), lo), hi);  // truncate and saturate
                   });
               });
-    for (DType from : {f16, bf16, i8, u8, i32, i64, b8})
+    for (DType from : kAll)
         t.add("cast " + dn(from) + "->f32", {V(from, {2, 3})}, [](const Ins& x, Device) { return x[0].cast(f32); },
               [](const Refs& r) { return cast(r[0], f32); });
+    // Integer to integer keeps the low bits (sign- or zero-extends when widening).
+    for (DType to : kInts)
+        t.add("cast i32->" + dn(to), {I(i32, {2, 4}, -70000, 70000)}, [to](const Ins& x, Device) { return x[0].cast(to); },
+              [to](const Refs& r) { return cast(r[0], to); });
+    for (DType from : {i8, i16, u16, u64})
+        t.add("cast " + dn(from) + "->i64", {V(from, {5})}, [](const Ins& x, Device) { return x[0].cast(i64); },
+              [](const Refs& r) { return cast(r[0], i64); });
+    t.add("cast f64->bf16->f16", {R(f64, {2, 3}, -100, 100)}, [](const Ins& x, Device) { return x[0].cast(bf16).cast(f16); },
+          [](const Refs& r) { return cast(cast(r[0], bf16), f16); });
     t.add("cast specials f32->i32", {Sp(f32, {10})}, [](const Ins& x, Device) { return x[0].cast(i32); },
           [](const Refs& r) { return map(r[0], i32, [](double v) { return std::isnan(v) ? 0 : v == kInf ? 2147483647.0 : v == -kInf ? -2147483648.0 : std::trunc(v); }); });
+    // Bitcasts between every pair of equal-sized dtypes but bool: there and back is the identity,
+    // and one known pattern per size.
+    for (const std::vector<DType>& size_class : std::vector<std::vector<DType>>{{f64, i64, u64}, {f32, i32, u32},
+                                                                             {f16, bf16, i16, u16}, {i8, u8}})
+        for (DType a : size_class)
+            for (DType b : size_class)
+                if (a != b)
+                    t.add("bitcast " + dn(a) + "->" + dn(b) + "->" + dn(a),
+                          {zyx::dtype_is_float(a) ? R(a, {2, 3}) : I(a, {2, 3}, 0, 9)},
+                          [a, b](const Ins& x, Device) { return x[0].bitcast(b).bitcast(a); },
+                          [](const Refs& r) { return r[0]; });
     t.add("bitcast f32->i32", {R(f32, {4})}, [](const Ins& x, Device) { return x[0].bitcast(i32); }, [](const Refs& r) {
         return map(r[0], i32, [](double v) {
             float f = float(v);
             int32_t b;
             std::memcpy(&b, &f, 4);
+            return double(b);
+        });
+    });
+    t.add("bitcast i8->u8", {I(i8, {4})}, [](const Ins& x, Device) { return x[0].bitcast(u8); },
+          [](const Refs& r) { return map(r[0], u8, [](double v) { return v < 0 ? v + 256 : v; }); });
+    t.add("bitcast bf16->i16", {R(bf16, {4})}, [](const Ins& x, Device) { return x[0].bitcast(i16); }, [](const Refs& r) {
+        return map(r[0], i16, [](double v) { return double(int16_t(zyx::kernel::bits_from_double(bf16, v))); });
+    });
+    t.add("bitcast f64->u64", {R(f64, {3}, 0.5, 3)}, [](const Ins& x, Device) { return x[0].bitcast(u64); }, [](const Refs& r) {
+        return map(r[0], u64, [](double v) {
+            uint64_t b;
+            std::memcpy(&b, &v, 8);
             return double(b);
         });
     });
@@ -400,12 +474,14 @@ Table unary_group() {
 using BinOp = std::function<Tensor(const Tensor&, const Tensor&)>;
 using BinF = std::function<double(double, double)>;
 
-// One line per dtype and per broadcasting pattern: [2,3]·[2,3], [2,3]·[3], [2,1]·[1,3].
+// One line per dtype and per broadcasting pattern: [2,3]·[2,3], [2,3]·[3], [2,1]·[1,3] (only the
+// second pattern for dtypes outside kStridedDtypes: broadcasting is dtype-independent too).
 void binary(Table& t, const std::string& name, const std::vector<DType>& dtypes, const BinOp& op, const BinF& f,
             std::function<DType(DType)> out = nullptr, Gen gen_b = Gen::real) {
     const std::vector<std::pair<Shape, Shape>> shapes = {{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{2, 1}, {1, 3}}};
     for (DType d : dtypes)
         for (const auto& [sa, sb] : shapes) {
+            if (!runs_strided(d) && sb != Shape{3}) continue;
             In a = V(d, sa), b = V(d, sb);
             if (gen_b == Gen::nonzero_int) b = zyx::dtype_is_float(d) ? P(d, sb, 0.5, 3) : NZ(d, sb, zyx::dtype_is_unsigned_int(d) ? 1 : -9, 9);
             if (gen_b == Gen::positive) b = zyx::dtype_is_float(d) ? P(d, sb, 0.5, 2) : I(d, sb, 0, 3);
@@ -423,61 +499,48 @@ double py_mod(double a, double b) {
 
 Table binary_group() {
     Table t;
-    std::vector<DType> numeric = {f32, f16, bf16, f64, i32, i8, u8, i64};
-    binary(t, "add", numeric, [](const Tensor& a, const Tensor& b) { return a + b; }, [](double a, double b) { return a + b; });
-    binary(t, "sub", numeric, [](const Tensor& a, const Tensor& b) { return a - b; }, [](double a, double b) { return a - b; });
-    binary(t, "mul", numeric, [](const Tensor& a, const Tensor& b) { return a * b; }, [](double a, double b) { return a * b; });
-    binary(t, "div", {f32, f16, bf16, f64}, [](const Tensor& a, const Tensor& b) { return a / b; },
+    binary(t, "add", kNumeric, [](const Tensor& a, const Tensor& b) { return a + b; }, [](double a, double b) { return a + b; });
+    binary(t, "sub", kNumeric, [](const Tensor& a, const Tensor& b) { return a - b; }, [](double a, double b) { return a - b; });
+    binary(t, "mul", kNumeric, [](const Tensor& a, const Tensor& b) { return a * b; }, [](double a, double b) { return a * b; });
+    binary(t, "div", kFloats, [](const Tensor& a, const Tensor& b) { return a / b; },
            [](double a, double b) { return a / b; }, nullptr, Gen::nonzero_int);
-    binary(t, "div i->f32", {i32, u8}, [](const Tensor& a, const Tensor& b) { return a / b; },
+    binary(t, "div ->f32", kIntsBool, [](const Tensor& a, const Tensor& b) { return a / b; },
            [](double a, double b) { return a / b; }, [](DType) { return f32; }, Gen::nonzero_int);
-    binary(t, "div_trunc", {i32, i8, f32}, [](const Tensor& a, const Tensor& b) { return a.div_trunc(b); },
+    binary(t, "div_trunc", kNumeric, [](const Tensor& a, const Tensor& b) { return a.div_trunc(b); },
            [](double a, double b) { return std::trunc(a / b); }, nullptr, Gen::nonzero_int);
-    binary(t, "pow", {f32, f64, bf16}, [](const Tensor& a, const Tensor& b) { return a.abs().pow(b); },
+    binary(t, "pow", kFloats, [](const Tensor& a, const Tensor& b) { return a.abs().pow(b); },
            [](double a, double b) { return std::pow(std::fabs(a), b); });
-    binary(t, "pow int", {i32, i64}, [](const Tensor& a, const Tensor& b) { return a.pow(b); },
+    binary(t, "pow int", kInts, [](const Tensor& a, const Tensor& b) { return a.pow(b); },
            [](double a, double b) { return std::pow(a, b); }, nullptr, Gen::positive);
-    binary(t, "maximum", {f32, bf16, i32, u8, b8}, [](const Tensor& a, const Tensor& b) { return a.maximum(b); }, nan_max);
-    binary(t, "minimum", {f32, bf16, i32, u8, b8}, [](const Tensor& a, const Tensor& b) { return a.minimum(b); }, nan_min);
-    binary(t, "fmod", {f32, f64, i32, i8}, [](const Tensor& a, const Tensor& b) { return a.fmod(b); },
+    binary(t, "maximum", kAll, [](const Tensor& a, const Tensor& b) { return a.maximum(b); }, nan_max);
+    binary(t, "minimum", kAll, [](const Tensor& a, const Tensor& b) { return a.minimum(b); }, nan_min);
+    binary(t, "fmod", kNumeric, [](const Tensor& a, const Tensor& b) { return a.fmod(b); },
            [](double a, double b) { return std::fmod(a, b); }, nullptr, Gen::nonzero_int);
-    binary(t, "remainder", {f32, f64, i32, i8}, [](const Tensor& a, const Tensor& b) { return a.remainder(b); }, py_mod,
-           nullptr, Gen::nonzero_int);
+    binary(t, "remainder", kNumeric, [](const Tensor& a, const Tensor& b) { return a.remainder(b); }, py_mod, nullptr,
+           Gen::nonzero_int);
     // operator% is PyTorch's %: remainder, the sign of the divisor ((-3) % 2 == 1).
     binary(t, "operator%", {f32, i32}, [](const Tensor& a, const Tensor& b) { return a % b; }, py_mod, nullptr,
            Gen::nonzero_int);
-    for (double s : {2.0, -3.0}) {
-        std::string sn = std::to_string(int(s));
-        t.add("i32 % " + sn, {I(i32, {2, 5})}, [s](const Ins& x, Device) { return x[0] % int(s); },
-              [s](const Refs& r) { return map(r[0], i32, [s](double v) { return py_mod(v, s); }); });
-        t.add("f32 % " + sn + ".5", {R(f32, {2, 5})}, [s](const Ins& x, Device) { return x[0] % (s + 0.5); },
-              [s](const Refs& r) { return map(r[0], f32, [s](double v) { return py_mod(v, double(float(s + 0.5))); }); });
-        t.add("i32 fmod " + sn, {I(i32, {2, 5})}, [s](const Ins& x, Device) { return x[0].fmod(int(s)); },
-              [s](const Refs& r) { return map(r[0], i32, [s](double v) { return std::fmod(v, s); }); });
-        t.add("f32 remainder " + sn, {R(f32, {2, 5})}, [s](const Ins& x, Device) { return x[0].remainder(s); },
-              [s](const Refs& r) { return map(r[0], f32, [s](double v) { return py_mod(v, s); }); });
-    }
-    std::vector<DType> cmp = {f32, bf16, i32, u8, b8};
     auto to_bool = [](DType) { return b8; };
-    binary(t, "eq", cmp, [](const Tensor& a, const Tensor& b) { return a == b; }, [](double a, double b) { return double(a == b); }, to_bool);
-    binary(t, "ne", cmp, [](const Tensor& a, const Tensor& b) { return a != b; }, [](double a, double b) { return double(a != b); }, to_bool);
-    binary(t, "lt", cmp, [](const Tensor& a, const Tensor& b) { return a < b; }, [](double a, double b) { return double(a < b); }, to_bool);
-    binary(t, "le", cmp, [](const Tensor& a, const Tensor& b) { return a <= b; }, [](double a, double b) { return double(a <= b); }, to_bool);
-    binary(t, "gt", cmp, [](const Tensor& a, const Tensor& b) { return a > b; }, [](double a, double b) { return double(a > b); }, to_bool);
-    binary(t, "ge", cmp, [](const Tensor& a, const Tensor& b) { return a >= b; }, [](double a, double b) { return double(a >= b); }, to_bool);
-    binary(t, "logical_and", {f32, i32, b8}, [](const Tensor& a, const Tensor& b) { return a.logical_and(b); },
+    binary(t, "eq", kAll, [](const Tensor& a, const Tensor& b) { return a == b; }, [](double a, double b) { return double(a == b); }, to_bool);
+    binary(t, "ne", kAll, [](const Tensor& a, const Tensor& b) { return a != b; }, [](double a, double b) { return double(a != b); }, to_bool);
+    binary(t, "lt", kAll, [](const Tensor& a, const Tensor& b) { return a < b; }, [](double a, double b) { return double(a < b); }, to_bool);
+    binary(t, "le", kAll, [](const Tensor& a, const Tensor& b) { return a <= b; }, [](double a, double b) { return double(a <= b); }, to_bool);
+    binary(t, "gt", kAll, [](const Tensor& a, const Tensor& b) { return a > b; }, [](double a, double b) { return double(a > b); }, to_bool);
+    binary(t, "ge", kAll, [](const Tensor& a, const Tensor& b) { return a >= b; }, [](double a, double b) { return double(a >= b); }, to_bool);
+    binary(t, "logical_and", kAll, [](const Tensor& a, const Tensor& b) { return a.logical_and(b); },
            [](double a, double b) { return double(a != 0 && b != 0); }, to_bool);
-    binary(t, "logical_or", {f32, i32, b8}, [](const Tensor& a, const Tensor& b) { return a.logical_or(b); },
+    binary(t, "logical_or", kAll, [](const Tensor& a, const Tensor& b) { return a.logical_or(b); },
            [](double a, double b) { return double(a != 0 || b != 0); }, to_bool);
-    binary(t, "logical_xor", {f32, b8}, [](const Tensor& a, const Tensor& b) { return a.logical_xor(b); },
+    binary(t, "logical_xor", kAll, [](const Tensor& a, const Tensor& b) { return a.logical_xor(b); },
            [](double a, double b) { return double((a != 0) != (b != 0)); }, to_bool);
     auto bits = [](auto fn) { return [fn](double a, double b) { return double(fn(int64_t(a), int64_t(b))); }; };
-    binary(t, "bitwise_and", {i32, u8, b8}, [](const Tensor& a, const Tensor& b) { return a & b; }, bits([](int64_t a, int64_t b) { return a & b; }));
-    binary(t, "bitwise_or", {i32, u8, b8}, [](const Tensor& a, const Tensor& b) { return a | b; }, bits([](int64_t a, int64_t b) { return a | b; }));
-    binary(t, "bitwise_xor", {i32, u8, b8}, [](const Tensor& a, const Tensor& b) { return a ^ b; }, bits([](int64_t a, int64_t b) { return a ^ b; }));
-    binary(t, "shift_left", {i32, u32}, [](const Tensor& a, const Tensor& b) { return a << b; },
+    binary(t, "bitwise_and", kIntsBool, [](const Tensor& a, const Tensor& b) { return a & b; }, bits([](int64_t a, int64_t b) { return a & b; }));
+    binary(t, "bitwise_or", kIntsBool, [](const Tensor& a, const Tensor& b) { return a | b; }, bits([](int64_t a, int64_t b) { return a | b; }));
+    binary(t, "bitwise_xor", kIntsBool, [](const Tensor& a, const Tensor& b) { return a ^ b; }, bits([](int64_t a, int64_t b) { return a ^ b; }));
+    binary(t, "shift_left", kInts, [](const Tensor& a, const Tensor& b) { return a << b; },
            bits([](int64_t a, int64_t b) { return a * (int64_t(1) << b); }), nullptr, Gen::positive);
-    binary(t, "shift_right", {i32, u32}, [](const Tensor& a, const Tensor& b) { return a >> b; },
+    binary(t, "shift_right", kInts, [](const Tensor& a, const Tensor& b) { return a >> b; },
            bits([](int64_t a, int64_t b) { return a >= 0 ? a >> b : -((-a + (int64_t(1) << b) - 1) >> b); }), nullptr,
            Gen::positive);
     // bool arithmetic: add is or, mul is and.
@@ -489,7 +552,9 @@ Table binary_group() {
     // Promotion between tensors (result dtype is part of the check).
     struct Mix { DType a, b, out; };
     for (Mix m : {Mix{f32, i32, f32}, Mix{i8, u8, i16}, Mix{f16, bf16, f32}, Mix{b8, i32, i32}, Mix{u8, i32, i32},
-                  Mix{i32, i64, i64}, Mix{f16, f64, f64}, Mix{u32, i32, i64}, Mix{b8, f16, f16}})
+                  Mix{i32, i64, i64}, Mix{f16, f64, f64}, Mix{u32, i32, i64}, Mix{b8, f16, f16}, Mix{u16, i16, i32},
+                  Mix{u16, i8, i32}, Mix{u16, u32, u32}, Mix{u64, i64, i64}, Mix{u64, u8, u64}, Mix{i16, u8, i16},
+                  Mix{u64, f32, f32}, Mix{b8, u16, u16}, Mix{i8, bf16, bf16}, Mix{u32, i16, i64}})
         t.add("promote " + dn(m.a) + "+" + dn(m.b), {V(m.a, {2, 3}), V(m.b, {3})},
               [](const Ins& x, Device) { return x[0] + x[1]; },
               [m](const Refs& r) { return zip(r[0], r[1], m.out, [](double a, double b) { return a + b; }); });
@@ -510,6 +575,81 @@ Table binary_group() {
           [](const Refs& r) { return map(r[0], f32, [](double v) { return v * v; }); });
     t.add("i32 wraps on add", {I(i32, {2}, 2147483000, 2147483600)}, [](const Ins& x, Device) { return x[0] + 1000; },
           [](const Refs& r) { return map(r[0], i32, [](double v) { return v + 1000; }); });
+    // The number overloads. A number takes the tensor's dtype unless it is of a higher category
+    // (an integer number on a bool tensor → i32; a float number on an integer tensor → f32), and
+    // converts by the cast rules (u8 < -1 compares with 255, as PyTorch).
+    struct Num { double v; bool is_float; };
+    auto num_dtype = [](DType d, Num n) { return n.is_float ? float_of(d) : d == b8 ? i32 : d; };
+    auto number = [](Num n) { return n.is_float ? zyx::Scalar(n.v) : zyx::Scalar(int64_t(n.v)); };
+    using NumOp = std::function<Tensor(const Tensor&, zyx::Scalar)>;
+    struct Cmp { const char* name; NumOp op; BinF f; };
+    const std::vector<Cmp> cmps = {
+        {"==", [](const Tensor& x, zyx::Scalar s) { return x == s; }, [](double a, double b) { return double(a == b); }},
+        {"!=", [](const Tensor& x, zyx::Scalar s) { return x != s; }, [](double a, double b) { return double(a != b); }},
+        {"<", [](const Tensor& x, zyx::Scalar s) { return x < s; }, [](double a, double b) { return double(a < b); }},
+        {"<=", [](const Tensor& x, zyx::Scalar s) { return x <= s; }, [](double a, double b) { return double(a <= b); }},
+        {">", [](const Tensor& x, zyx::Scalar s) { return x > s; }, [](double a, double b) { return double(a > b); }},
+        {">=", [](const Tensor& x, zyx::Scalar s) { return x >= s; }, [](double a, double b) { return double(a >= b); }},
+        {"eq", [](const Tensor& x, zyx::Scalar s) { return x.eq(s); }, [](double a, double b) { return double(a == b); }},
+        {"lt", [](const Tensor& x, zyx::Scalar s) { return x.lt(s); }, [](double a, double b) { return double(a < b); }},
+    };
+    for (DType d : kAll)
+        for (Num n : {Num{2, false}, Num{-1, false}, Num{0.5, true}})
+            for (const Cmp& c : cmps) {
+                // Every comparison with 2 on f32, i32 and u8; == 2, < -1 (wraps for unsigned) and
+                // < 0.5 (compared in f32 for integers) on every dtype.
+                bool all = (d == f32 || d == u8 || d == i32) && n.v == 2;
+                bool any = (std::string(c.name) == "==" && n.v == 2) || (std::string(c.name) == "<" && n.v != 2);
+                if (!all && !any) continue;
+                DType ct = num_dtype(d, n);
+                t.add(dn(d) + " " + c.name + " " + zyx::Scalar(n.v).str(), {V(d, {2, 5})},
+                      [c, n, number](const Ins& x, Device) { return c.op(x[0], number(n)); },
+                      [c, n, ct](const Refs& r) {
+                          double s = as_dtype(n.v, ct);
+                          return map(r[0], b8, [c, s, ct](double v) { return c.f(as_dtype(v, ct), s); });
+                      });
+            }
+    // Which dtypes a number form runs on: the operators on every dtype; the other named forms on
+    // f32, i32 and u8; method twins of operators (add(1) is x + 1) on f32.
+    enum class On { every, three, f32_only };
+    struct Arith { const char* name; NumOp op; BinF f; Num n; On on; bool nonzero_x = false; };
+    const std::vector<Arith> ariths = {
+        {"+ 3", [](const Tensor& x, zyx::Scalar s) { return x + s; }, [](double a, double b) { return a + b; }, {3, false}, On::every},
+        {"- 3", [](const Tensor& x, zyx::Scalar s) { return x - s; }, [](double a, double b) { return a - b; }, {3, false}, On::every},
+        {"* 3", [](const Tensor& x, zyx::Scalar s) { return x * s; }, [](double a, double b) { return a * b; }, {3, false}, On::every},
+        {"* 0.5", [](const Tensor& x, zyx::Scalar s) { return x * s; }, [](double a, double b) { return a * b; }, {0.5, true}, On::every},
+        {"/ 2", [](const Tensor& x, zyx::Scalar s) { return x / s; }, [](double a, double b) { return a / b; }, {2, false}, On::every},
+        {"% 3", [](const Tensor& x, zyx::Scalar s) { return x % s; }, py_mod, {3, false}, On::every},
+        {"% -4", [](const Tensor& x, zyx::Scalar s) { return x % s; }, py_mod, {-4, false}, On::every},
+        {"2 - x", [](const Tensor& x, zyx::Scalar s) { return s - x; }, [](double a, double b) { return b - a; }, {2, false}, On::every},
+        {"3 + x", [](const Tensor& x, zyx::Scalar s) { return s + x; }, [](double a, double b) { return b + a; }, {3, false}, On::every},
+        {"2 * x", [](const Tensor& x, zyx::Scalar s) { return s * x; }, [](double a, double b) { return b * a; }, {2, false}, On::every},
+        {"6 / x", [](const Tensor& x, zyx::Scalar s) { return s / x; }, [](double a, double b) { return b / a; }, {6, false}, On::every, true},
+        {"fmod(-4)", [](const Tensor& x, zyx::Scalar s) { return x.fmod(s); }, [](double a, double b) { return std::fmod(a, b); }, {-4, false}, On::three},
+        {"maximum(2)", [](const Tensor& x, zyx::Scalar s) { return x.maximum(s); }, nan_max, {2, false}, On::three},
+        {"minimum(2)", [](const Tensor& x, zyx::Scalar s) { return x.minimum(s); }, nan_min, {2, false}, On::three},
+        {"maximum(2.5)", [](const Tensor& x, zyx::Scalar s) { return x.maximum(s); }, nan_max, {2.5, true}, On::three},
+        {"pow(2)", [](const Tensor& x, zyx::Scalar s) { return x.pow(s); }, [](double a, double b) { return std::pow(a, b); }, {2, false}, On::three},
+        {"remainder(3)", [](const Tensor& x, zyx::Scalar s) { return x.remainder(s); }, py_mod, {3, false}, On::f32_only},
+        {"add(1)", [](const Tensor& x, zyx::Scalar s) { return x.add(s); }, [](double a, double b) { return a + b; }, {1, false}, On::f32_only},
+        {"sub(1)", [](const Tensor& x, zyx::Scalar s) { return x.sub(s); }, [](double a, double b) { return a - b; }, {1, false}, On::f32_only},
+        {"mul(-2)", [](const Tensor& x, zyx::Scalar s) { return x.mul(s); }, [](double a, double b) { return a * b; }, {-2, false}, On::f32_only},
+        {"div(4)", [](const Tensor& x, zyx::Scalar s) { return x.div(s); }, [](double a, double b) { return a / b; }, {4, false}, On::f32_only},
+    };
+    for (DType d : kNumeric)
+        for (const Arith& a : ariths) {
+            if (a.on == On::f32_only && d != f32) continue;
+            if (a.on == On::three && d != f32 && d != i32 && d != u8) continue;
+            bool divides = a.name[0] == '/' || a.name[0] == '6' || std::string(a.name).rfind("div", 0) == 0;
+            DType ct = num_dtype(d, a.n), o = divides ? float_of(ct) : ct;
+            In in = V(d, {2, 5});
+            if (a.nonzero_x) in = zyx::dtype_is_float(d) ? P(d, {2, 5}, 0.5, 3) : NZ(d, {2, 5}, zyx::dtype_is_unsigned_int(d) ? 1 : -9, 9);
+            t.add(dn(d) + " " + a.name, {in}, [a, number](const Ins& x, Device) { return a.op(x[0], number(a.n)); },
+                  [a, ct, o](const Refs& r) {
+                      double s = as_dtype(a.n.v, ct);
+                      return map(r[0], o, [a, s, ct](double v) { return a.f(as_dtype(v, ct), s); });
+                  });
+        }
     t.add("maximum NaN f32", {Sp(f32, {10}), R(f32, {10})}, [](const Ins& x, Device) { return x[0].maximum(x[1]); },
           [](const Refs& r) { return zip(r[0], r[1], f32, nan_max); });
     // where: bool condition, branches promoted, all three broadcast; numbers as branches.
@@ -550,14 +690,19 @@ std::string axes_name(const AxesCase& a) {
 
 using RedOp = std::function<Tensor(const Tensor&, const AxesCase&)>;
 
+// Every axes case for the dtypes of kStridedDtypes; two axes with keepdim for the others (axis
+// handling is dtype-independent). `input` overrides the values drawn.
 void reduction(Table& t, const std::string& name, const std::vector<DType>& dtypes, const RedOp& op,
-               const std::function<Ref(const Ref&, const std::vector<int>&, bool)>& ref) {
+               const std::function<Ref(const Ref&, const std::vector<int>&, bool)>& ref,
+               const std::function<In(DType)>& input = nullptr) {
     for (DType d : dtypes)
-        for (const AxesCase& a : kAxes)
-            t.add(name + " " + dn(d) + " " + axes_name(a), {V(d, {2, 3, 4})},
+        for (const AxesCase& a : kAxes) {
+            if (!runs_strided(d) && a.axes != std::vector<int>{0, 2}) continue;
+            t.add(name + " " + dn(d) + " " + axes_name(a), {input ? input(d) : V(d, {2, 3, 4})},
                   [op, a](const Ins& x, Device) { return op(x[0], a); }, [ref, a](const Refs& r) {
                       return ref(r[0], a.axes.empty() ? all_axes(r[0]) : a.axes, a.keepdim);
                   });
+        }
 }
 
 Ref mean_ref(const Ref& x, const std::vector<int>& axes, bool keep) {
@@ -618,31 +763,38 @@ Ref arg_ref(const Ref& x, int axis, bool keep, bool is_max) {
 Table reduce_group() {
     Table t;
     auto add = [](double a, double b) { return a + b; };
-    reduction(t, "sum", {f32, f16, bf16, f64, i32, i8, u8, b8},
+    reduction(t, "sum", kAll,
               [](const Tensor& x, const AxesCase& a) { return a.axes.empty() ? x.sum() : x.sum(a.axes, a.keepdim); },
               [add](const Ref& x, const std::vector<int>& ax, bool k) { return reduce(x, ax, k, sum_of(x.dtype), 0, add); });
-    reduction(t, "prod", {f32, i32},
-              [](const Tensor& x, const AxesCase& a) {
-                  Tensor y = x.dtype() == f32 ? x * 0.5 : x.clamp(-2, 2);  // keep products small
-                  return a.axes.empty() ? y.prod() : y.prod(a.axes, a.keepdim);
-              },
+    reduction(t, "prod", kAll,
+              [](const Tensor& x, const AxesCase& a) { return a.axes.empty() ? x.prod() : x.prod(a.axes, a.keepdim); },
               [](const Ref& x, const std::vector<int>& ax, bool k) {
-                  Ref y = map(x, x.dtype, [&](double v) { return x.dtype == f32 ? v * 0.5 : std::min(std::max(v, -2.0), 2.0); });
-                  return reduce(y, ax, k, x.dtype, 1, [](double a, double b) { return a * b; });
+                  return reduce(x, ax, k, sum_of(x.dtype), 1, [](double a, double b) { return a * b; });
+              },
+              [](DType d) {  // small factors: 24 of them stay exact in every result dtype
+                  if (d == b8) return B({2, 3, 4});
+                  if (zyx::dtype_is_float(d)) return R(d, {2, 3, 4}, -1.5, 1.5);
+                  return I(d, {2, 3, 4}, zyx::dtype_is_unsigned_int(d) ? 0 : -2, 2);
               });
-    reduction(t, "max", {f32, bf16, i32, u8, b8},
+    // prod of 24 elements fused with its elementwise input (x * 0.5).
+    t.add("prod of x * 0.5 f32", {R(f32, {2, 3, 4})}, [](const Ins& x, Device) { return (x[0] * 0.5).prod(1); },
+          [](const Refs& r) {
+              return reduce(map(r[0], f32, [](double v) { return v * 0.5; }), {1}, false, f32, 1,
+                            [](double a, double b) { return a * b; });
+          });
+    reduction(t, "max", kAll,
               [](const Tensor& x, const AxesCase& a) { return a.axes.empty() ? x.max() : x.max(a.axes, a.keepdim); },
               [](const Ref& x, const std::vector<int>& ax, bool k) { return reduce(x, ax, k, x.dtype, -kInf, nan_max); });
-    reduction(t, "min", {f32, bf16, i32, i8},
+    reduction(t, "min", kAll,
               [](const Tensor& x, const AxesCase& a) { return a.axes.empty() ? x.min() : x.min(a.axes, a.keepdim); },
               [](const Ref& x, const std::vector<int>& ax, bool k) { return reduce(x, ax, k, x.dtype, kInf, nan_min); });
-    reduction(t, "mean", {f32, f16, bf16, i32},
+    reduction(t, "mean", kAll,
               [](const Tensor& x, const AxesCase& a) { return a.axes.empty() ? x.mean() : x.mean(a.axes, a.keepdim); },
               mean_ref);
-    reduction(t, "var", {f32, bf16, i32},
+    reduction(t, "var", kAll,
               [](const Tensor& x, const AxesCase& a) { return a.axes.empty() ? x.var() : x.var(a.axes, a.keepdim); },
               [](const Ref& x, const std::vector<int>& ax, bool k) { return var_ref(x, ax, k, 1); });
-    reduction(t, "std", {f32, f16},
+    reduction(t, "std", kAll,
               [](const Tensor& x, const AxesCase& a) {
                   return a.axes.empty() ? x.std() : x.std(a.axes, a.keepdim, 0);
               },
@@ -650,7 +802,7 @@ Table reduce_group() {
                   bool all = ax.size() == x.shape.size();
                   return map(var_ref(x, ax, k, all ? 1 : 0), float_of(x.dtype), [](double v) { return std::sqrt(v); });
               });
-    reduction(t, "logsumexp", {f32, bf16},
+    reduction(t, "logsumexp", kAll,
               [](const Tensor& x, const AxesCase& a) {
                   return x.logsumexp(a.axes.empty() ? zyx::Axes({0, 1, 2}) : zyx::Axes(a.axes), a.keepdim);
               },
@@ -658,7 +810,7 @@ Table reduce_group() {
                   Ref m = reduce(x, ax, true, f64, -kInf, nan_max);
                   Ref e = zip(x, m, f64, [](double a, double b) { return std::exp(a - b); });
                   Ref s = reduce(e, ax, true, f64, 0, [](double a, double b) { return a + b; });
-                  Ref r = zip(m, s, x.dtype, [](double a, double b) { return a + std::log(b); });
+                  Ref r = zip(m, s, float_of(x.dtype), [](double a, double b) { return a + std::log(b); });
                   if (k) return r;
                   Shape sh;
                   std::vector<int> n = norm(ax, x.shape.size());
@@ -685,8 +837,12 @@ Table reduce_group() {
           [](const Ins& x, Device) { return x[0].log_softmax(1); }, [](const Refs& r) { return softmax_ref(r[0], 1, true); });
     t.add("softmax bf16 [2,40,3] axis -2", {R(bf16, {2, 40, 3}, -5, 5)},
           [](const Ins& x, Device) { return x[0].softmax(-2); }, [](const Refs& r) { return softmax_ref(r[0], 1, false); });
-    t.add("softmax i32 -> f32", {I(i32, {2, 3})}, [](const Ins& x, Device) { return x[0].softmax(1); },
-          [](const Refs& r) { return softmax_ref(r[0], 1, false); });
+    for (DType d : kIntsBool) {  // computed in f32
+        t.add("softmax " + dn(d) + " -> f32", {V(d, {2, 3})}, [](const Ins& x, Device) { return x[0].softmax(1); },
+              [](const Refs& r) { return softmax_ref(r[0], 1, false); });
+        t.add("log_softmax " + dn(d) + " -> f32", {V(d, {2, 3})}, [](const Ins& x, Device) { return x[0].log_softmax(-1); },
+              [](const Refs& r) { return softmax_ref(r[0], 1, true); });
+    }
     for (DType d : {f32, i32, bf16})
         for (int axis : {0, 1, -1})
             for (bool keep : {false, true}) {
@@ -698,6 +854,14 @@ Table reduce_group() {
                 t.add("argmin " + suffix, {in}, [axis, keep](const Ins& x, Device) { return x[0].argmin(axis, keep); },
                       [axis, keep](const Refs& r) { return arg_ref(r[0], axis, keep, false); });
             }
+    for (DType d : kAll) {  // the other dtypes along one axis (ties: the first position wins)
+        if (d == f32 || d == i32 || d == bf16) continue;
+        In in = d == b8 ? B({3, 5}) : I(d, {3, 5}, zyx::dtype_is_unsigned_int(d) ? 0 : -2, 2);
+        t.add("argmax " + dn(d) + " axis 1", {in}, [](const Ins& x, Device) { return x[0].argmax(1); },
+              [](const Refs& r) { return arg_ref(r[0], 1, false, true); });
+        t.add("argmin " + dn(d) + " axis 0 keep", {in}, [](const Ins& x, Device) { return x[0].argmin(0, true); },
+              [](const Refs& r) { return arg_ref(r[0], 0, true, false); });
+    }
     t.add("argmax flat", {I(f32, {3, 4}, -3, 3)}, [](const Ins& x, Device) { return x[0].argmax(); },
           [](const Refs& r) { return arg_ref(reshape(r[0], {12}), 0, false, true); });
     t.add("argmax NaN first", {Sp(f32, {2, 5})}, [](const Ins& x, Device) { return x[0].argmax(1); },
@@ -722,7 +886,8 @@ Table reduce_group() {
 
 // ---- group: movement ------------------------------------------------------------------------------
 
-const std::vector<DType> kMoveDtypes = {f32, i32, b8, bf16};
+// Movement ops take every dtype (and only move bytes of its size).
+const std::vector<DType>& kMoveDtypes = kAll;
 
 void movement(Table& t, const std::string& name, const Shape& in_shape, const std::function<Tensor(const Tensor&)>& op,
               const std::function<Ref(const Ref&)>& ref) {
@@ -958,11 +1123,14 @@ Ref pool_ref(const Ref& x, int64_t k, int64_t stride, int64_t pad, bool is_max) 
 Table nn_group() {
     Table t;
     struct MM { Shape a, b; };
-    for (DType d : {f32, f16, bf16, i32})
-        for (MM m : {MM{{3, 4}, {4, 5}}, MM{{2, 1, 3, 4}, {3, 4, 2}}, MM{{1, 4}, {4, 1}}, MM{{2, 0}, {0, 3}}})
+    for (DType d : kNumeric)  // every shape on f32, f16, bf16, i32; two on the other dtypes
+        for (MM m : {MM{{3, 4}, {4, 5}}, MM{{2, 1, 3, 4}, {3, 4, 2}}, MM{{1, 4}, {4, 1}}, MM{{2, 0}, {0, 3}}}) {
+            bool all = d == f32 || d == f16 || d == bf16 || d == i32;
+            if (!all && m.a.size() != 4 && m.a != Shape{3, 4}) continue;
             t.add("matmul " + dn(d) + " " + zyx::kernel::shape_string(m.a) + "@" + zyx::kernel::shape_string(m.b),
                   {V(d, m.a), V(d, m.b)}, [](const Ins& x, Device) { return x[0].matmul(x[1]); },
                   [d](const Refs& r) { return matmul_ref(r[0], r[1], d); });
+        }
     t.add("matmul 1-D @ 2-D", {R(f32, {4}), R(f32, {4, 3})}, [](const Ins& x, Device) { return x[0].matmul(x[1]); },
           [](const Refs& r) { return reshape(matmul_ref(reshape(r[0], {1, 4}), r[1], f32), {3}); });
     t.add("matmul 2-D @ 1-D", {R(f32, {2, 4}), R(f32, {4})}, [](const Ins& x, Device) { return x[0].matmul(x[1]); },
@@ -993,21 +1161,30 @@ Table nn_group() {
                   [c](const Refs& r) { return conv_ref(r[0], r[1], c.bias ? &r[2] : nullptr, c.o); },
                   d == bf16 ? 2 : 1);
         }
-    for (DType d : {f32, bf16, i32}) {
+    for (DType d : kNumeric) {  // every other dtype on one configuration (integers exact, wrapping)
+        if (d == f32 || d == bf16) continue;
+        Conv c{{1, 2, 5, 5}, {3, 2, 3, 3}, {1, 1, 1, 1}, true};
+        bool fl = zyx::dtype_is_float(d);
+        std::vector<In> in = {V(d, c.x), fl ? R(d, c.w, -1, 1) : V(d, c.w), V(d, {3})};
+        t.add("conv2d " + dn(d) + " x[1,2,5,5] w[3,2,3,3] p1 bias", in,
+              [c](const Ins& x, Device) { return zyx::conv2d(x[0], x[1], x[2], c.o); },
+              [c](const Refs& r) { return conv_ref(r[0], r[1], &r[2], c.o); }, d == f16 ? 2 : 1);
+    }
+    for (DType d : kAll) {
         t.add("max_pool2d k2 " + dn(d), {V(d, {1, 2, 4, 5})}, [](const Ins& x, Device) { return zyx::max_pool2d(x[0], 2); },
               [](const Refs& r) { return pool_ref(r[0], 2, 2, 0, true); });
         t.add("max_pool2d k3 s1 p1 " + dn(d), {V(d, {2, 1, 4, 4})},
               [](const Ins& x, Device) { return zyx::max_pool2d(x[0], 3, 1, 1); },
               [](const Refs& r) { return pool_ref(r[0], 3, 1, 1, true); });
     }
-    for (DType d : {f32, bf16})
-        t.add("avg_pool2d k2 s1 p1 " + dn(d), {R(d, {1, 2, 4, 4})},
+    for (DType d : kAll)
+        t.add("avg_pool2d k2 s1 p1 " + dn(d), {V(d, {1, 2, 4, 4})},
               [](const Ins& x, Device) { return zyx::avg_pool2d(x[0], 2, 1, 1); },
               [](const Refs& r) { return pool_ref(r[0], 2, 1, 1, false); });
     t.add("max_pool2d 3-D input", {R(f32, {2, 4, 4})}, [](const Ins& x, Device) { return zyx::max_pool2d(x[0], 2); },
           [](const Refs& r) { return reshape(pool_ref(reshape(r[0], {1, 2, 4, 4}), 2, 2, 0, true), {2, 2, 2}); });
-    for (DType d : {f32, bf16})
-        t.add("layer_norm " + dn(d), {R(d, {2, 3, 4}), R(d, {4}), R(d, {4})},
+    for (DType d : kAll)  // any dtype: computed in its float dtype (f32 for integers and bool)
+        t.add("layer_norm " + dn(d), {V(d, {2, 3, 4}), V(d, {4}), V(d, {4})},
               [](const Ins& x, Device) { return zyx::layer_norm(x[0], {4}, x[1], x[2]); }, [d](const Refs& r) {
                   Ref xf = cast(r[0], f64);
                   Ref m = mean_ref(xf, {2}, true);
@@ -1015,8 +1192,8 @@ Table nn_group() {
                   Ref v = mean_ref(map(c, f64, [](double a) { return a * a; }), {2}, true);
                   Ref y = zip(c, v, f64, [](double a, double b) { return a / std::sqrt(b + 1e-5); });
                   y = zip(y, r[1], f64, [](double a, double b) { return a * b; });
-                  return zip(y, r[2], d, [](double a, double b) { return a + b; });
-              }, d == bf16 ? 2 : 1);
+                  return zip(y, r[2], float_of(d), [](double a, double b) { return a + b; });
+              }, d == bf16 || d == f16 ? 2 : 1);
     t.add("layer_norm over 2 axes", {R(f32, {2, 3, 4})}, [](const Ins& x, Device) { return zyx::layer_norm(x[0], {3, 4}); },
           [](const Refs& r) {
               Ref m = mean_ref(r[0], {1, 2}, true);
@@ -1024,24 +1201,40 @@ Table nn_group() {
               Ref v = mean_ref(map(c, f64, [](double a) { return a * a; }), {1, 2}, true);
               return zip(c, v, f32, [](double a, double b) { return a / std::sqrt(b + 1e-5); });
           });
-    t.add("cross_entropy", {R(f32, {4, 5}, -3, 3), I(i32, {4}, 0, 4)},
-          [](const Ins& x, Device) { return zyx::cross_entropy(x[0], x[1]); }, [](const Refs& r) {
-              Ref l = softmax_ref(r[0], 1, true);
-              double s = 0;
-              for (int64_t n = 0; n < 4; ++n) s -= l.v[size_t(n * 5 + int64_t(r[1].v[size_t(n)]))];
-              return Ref{{}, f32, {as_dtype(s / 4, f32)}};
-          });
+    // Logits of any float dtype (integers compute in f32), targets of any integer dtype.
+    auto ce_ref = [](const Refs& r, DType out) {
+        Ref l = softmax_ref(r[0], 1, true);
+        double s = 0;
+        for (int64_t n = 0; n < 4; ++n) s -= l.v[size_t(n * 5 + int64_t(r[1].v[size_t(n)]))];
+        return Ref{{}, out, {as_dtype(s / 4, out)}};
+    };
+    for (DType lt : {f32, f16, bf16, f64, i32})
+        for (DType tt : kInts) {
+            if (lt != f32 && tt != i32) continue;  // every target dtype with f32 logits
+            t.add("cross_entropy " + dn(lt) + " logits, " + dn(tt) + " target", {V(lt, {4, 5}), I(tt, {4}, 0, 4)},
+                  [](const Ins& x, Device) { return zyx::cross_entropy(x[0], x[1]); },
+                  [ce_ref, lt](const Refs& r) { return ce_ref(r, float_of(lt)); }, lt == bf16 || lt == f16 ? 2 : 1);
+        }
     t.add("cross_entropy 1-D", {R(f32, {6}), I(i64, {}, 0, 5)},
           [](const Ins& x, Device) { return zyx::cross_entropy(x[0], x[1]); }, [](const Refs& r) {
               Ref l = softmax_ref(reshape(r[0], {1, 6}), 1, true);
               return Ref{{}, f32, {as_dtype(-l.v[size_t(r[1].v[0])], f32)}};
           });
-    t.add("mse_loss", {R(f32, {3, 4}), R(f32, {4})}, [](const Ins& x, Device) { return zyx::mse_loss(x[0], x[1]); },
-          [](const Refs& r) {
-              Ref d = zip(r[0], r[1], f64, [](double a, double b) { return (a - b) * (a - b); });
-              return cast(mean_ref(d, {0, 1}, false), f32);
-          });
+    for (DType d : kNumeric)  // (x − y)² in the operands' dtype (unsigned differences wrap), mean in its float dtype
+        t.add("mse_loss " + dn(d), {V(d, {3, 4}), V(d, {4})}, [](const Ins& x, Device) { return zyx::mse_loss(x[0], x[1]); },
+              [d](const Refs& r) {
+                  // (a − b)² rounded once; for integers it equals the wrapped difference squared
+                  // modulo 2^bits, without the reference leaving exact double arithmetic.
+                  Ref sq = zip(r[0], r[1], d, [](double a, double b) { return (a - b) * (a - b); });
+                  return mean_ref(sq, {0, 1}, false);
+              }, d == bf16 || d == f16 ? 2 : 1);
+    return t;
+}
 
+// ---- group: creation ---------------------------------------------------------------------------------
+
+Table creation_group() {
+    Table t;
     // Creation on the device (no inputs).
     auto none = std::vector<In>{};
     auto fill_ref = [](Shape s, DType t, std::function<double(int64_t)> f) {
@@ -1049,24 +1242,100 @@ Table nn_group() {
         for (int64_t i = 0; i < numel(s); ++i) r.v.push_back(as_dtype(f(i), t));
         return r;
     };
-    for (DType d : {f32, i32, b8, bf16, u8}) {
+    for (DType d : kAll) {
         t.add("zeros " + dn(d), none, [d](const Ins&, Device dev) { return zyx::zeros({2, 3}, d, dev); },
               [fill_ref, d](const Refs&) { return fill_ref({2, 3}, d, [](int64_t) { return 0; }); });
         t.add("ones " + dn(d), none, [d](const Ins&, Device dev) { return zyx::ones({3}, d, dev); },
               [fill_ref, d](const Refs&) { return fill_ref({3}, d, [](int64_t) { return 1; }); });
         t.add("full " + dn(d), none, [d](const Ins&, Device dev) { return zyx::full({2, 2}, 7, d, dev); },
               [fill_ref, d](const Refs&) { return fill_ref({2, 2}, d, [](int64_t) { return 7; }); });
+        t.add("eye 3x4 " + dn(d), none, [d](const Ins&, Device dev) { return zyx::eye(3, 4, d, dev); },
+              [fill_ref, d](const Refs&) { return fill_ref({3, 4}, d, [](int64_t i) { return double(i / 4 == i % 4); }); });
+        // *_like: shape, dtype and device of the argument.
+        t.add("zeros_like " + dn(d), {V(d, {2, 3})}, [](const Ins& x, Device) { return zyx::zeros_like(x[0]); },
+              [fill_ref, d](const Refs&) { return fill_ref({2, 3}, d, [](int64_t) { return 0; }); });
+        t.add("ones_like " + dn(d), {V(d, {3})}, [](const Ins& x, Device) { return zyx::ones_like(x[0]); },
+              [fill_ref, d](const Refs&) { return fill_ref({3}, d, [](int64_t) { return 1; }); });
+        t.add("full_like 3 " + dn(d), {V(d, {2, 2})}, [](const Ins& x, Device) { return zyx::full_like(x[0], 3); },
+              [fill_ref, d](const Refs&) { return fill_ref({2, 2}, d, [](int64_t) { return 3; }); });
+        t.add("scalar_tensor 4 " + dn(d), none, [d](const Ins&, Device dev) { return zyx::scalar_tensor(4, d, dev); },
+              [fill_ref, d](const Refs&) { return fill_ref({}, d, [](int64_t) { return 4; }); });
+        // tensor(values, shape, dtype, device): C++ doubles converted by the cast rules
+        // (truncate and saturate for integers, != 0 for bool).
+        t.add("tensor(doubles) " + dn(d), none,
+              [d](const Ins&, Device dev) {
+                  return zyx::tensor(std::vector<double>{1.5, -2.5, 300.75, 0, 7, -0.5}, {2, 3}, d, dev);
+              },
+              [fill_ref, d](const Refs&) {
+                  const double v[] = {1.5, -2.5, 300.75, 0, 7, -0.5};
+                  return fill_ref({2, 3}, d, [d, &v](int64_t i) {
+                      if (!zyx::dtype_is_int(d)) return v[i];
+                      double lo = zyx::kernel::double_from_bits(d, zyx::kernel::bits_from_double(d, -1e300));
+                      double hi = zyx::kernel::double_from_bits(d, zyx::kernel::bits_from_double(d, 1e300));
+                      return std::min(std::max(std::trunc(v[i]), lo), hi);
+                  });
+              });
+        // to(): values moved between devices unchanged (interpreter <-> the device under test).
+        t.add("to() and back " + dn(d), {V(d, {2, 3})},
+              [](const Ins& x, Device dev) {
+                  Device other = dev == Device::interpreter() ? Device::host() : Device::interpreter();
+                  Tensor there = x[0].to(other);
+                  if (!(there.device() == other)) throw std::runtime_error("to(): tensor not on " + other.str());
+                  Tensor back = (there + there).to(dev);  // computed there, read back here
+                  if (!(back.device() == dev)) throw std::runtime_error("to(): tensor not back on " + dev.str());
+                  return back;
+              },
+              [d](const Refs& r) {
+                  return map(r[0], d, [d](double v) { return d == b8 ? double(v != 0) : v + v; });
+              });
     }
     t.add("full 0-d f32", none, [](const Ins&, Device dev) { return zyx::full({}, 2.5, f32, dev); },
           [fill_ref](const Refs&) { return fill_ref({}, f32, [](int64_t) { return 2.5; }); });
     t.add("zeros empty", none, [](const Ins&, Device dev) { return zyx::zeros({0, 4}, f32, dev); },
           [fill_ref](const Refs&) { return fill_ref({0, 4}, f32, [](int64_t) { return 0; }); });
-    t.add("arange int", none, [](const Ins&, Device dev) { return zyx::arange(2, 11, 3, i32, dev); },
-          [fill_ref](const Refs&) { return fill_ref({3}, i32, [](int64_t i) { return 2 + 3 * i; }); });
-    t.add("arange negative step", none, [](const Ins&, Device dev) { return zyx::arange(5, -2, -2, i64, dev); },
-          [fill_ref](const Refs&) { return fill_ref({4}, i64, [](int64_t i) { return 5 - 2 * i; }); });
-    t.add("arange float", none, [](const Ins&, Device dev) { return zyx::arange(0, 1, 0.25, f32, dev); },
-          [fill_ref](const Refs&) { return fill_ref({4}, f32, [](int64_t i) { return 0.25 * double(i); }); });
+    t.add("scalar_tensor * 2", none, [](const Ins&, Device dev) { return zyx::scalar_tensor(4, i16, dev) * 2; },
+          [fill_ref](const Refs&) { return fill_ref({}, i16, [](int64_t) { return 8; }); });
+    // Literals (made on the host, then moved).
+    t.add("tensor literal 1-D float", none, [](const Ins&, Device dev) { return zyx::tensor({1.5f, -2.f, 3.25f}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({3}, f32, [](int64_t i) { return std::vector<double>{1.5, -2, 3.25}[size_t(i)]; }); });
+    t.add("tensor literal 1-D double -> f32", none, [](const Ins&, Device dev) { return zyx::tensor({0.1, 2.5}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2}, f32, [](int64_t i) { return i ? 2.5 : 0.1; }); });
+    t.add("tensor literal 2-D int", none, [](const Ins&, Device dev) { return zyx::tensor({{1, -2, 3}, {4, 5, -6}}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2, 3}, i32, [](int64_t i) { return std::vector<double>{1, -2, 3, 4, 5, -6}[size_t(i)]; }); });
+    t.add("tensor literal 3-D bool", none,
+          [](const Ins&, Device dev) { return zyx::tensor({{{true, false}}, {{false, true}}}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2, 1, 2}, b8, [](int64_t i) { return double(i == 0 || i == 3); }); });
+    t.add("tensor vector<int64_t>", none,
+          [](const Ins&, Device dev) { return zyx::tensor(std::vector<int64_t>{int64_t(1) << 40, -3}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2}, i64, [](int64_t i) { return i ? -3.0 : std::ldexp(1, 40); }); });
+    t.add("tensor vector<uint8_t>", none, [](const Ins&, Device dev) { return zyx::tensor(std::vector<uint8_t>{0, 255}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2}, u8, [](int64_t i) { return i ? 255.0 : 0.0; }); });
+    t.add("tensor vector<uint16_t>", none, [](const Ins&, Device dev) { return zyx::tensor(std::vector<uint16_t>{65535, 1}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2}, u16, [](int64_t i) { return i ? 1.0 : 65535.0; }); });
+    t.add("tensor vector<uint64_t>", none,
+          [](const Ins&, Device dev) { return zyx::tensor(std::vector<uint64_t>{uint64_t(1) << 63, 5}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2}, u64, [](int64_t i) { return i ? 5.0 : std::ldexp(1, 63); }); });
+    t.add("tensor vector<int16_t>, shape", none,
+          [](const Ins&, Device dev) { return zyx::tensor(std::vector<int16_t>{-300, 2, 3, 4}, {2, 2}).to(dev); },
+          [fill_ref](const Refs&) { return fill_ref({2, 2}, i16, [](int64_t i) { return i ? double(i + 1) : -300.0; }); });
+    // arange over every dtype but bool; negative steps for the signed ones; fractional steps for floats.
+    for (DType d : kNumeric) {
+        t.add("arange 2..11 by 3 " + dn(d), none, [d](const Ins&, Device dev) { return zyx::arange(2, 11, 3, d, dev); },
+              [fill_ref, d](const Refs&) { return fill_ref({3}, d, [](int64_t i) { return 2 + 3 * double(i); }); });
+        if (!zyx::dtype_is_unsigned_int(d))
+            t.add("arange 5..-2 by -2 " + dn(d), none, [d](const Ins&, Device dev) { return zyx::arange(5, -2, -2, d, dev); },
+                  [fill_ref, d](const Refs&) { return fill_ref({4}, d, [](int64_t i) { return 5 - 2 * double(i); }); });
+        if (zyx::dtype_is_float(d))
+            t.add("arange 0..1 by 0.25 " + dn(d), none, [d](const Ins&, Device dev) { return zyx::arange(0, 1, 0.25, d, dev); },
+                  [fill_ref, d](const Refs&) { return fill_ref({4}, d, [](int64_t i) { return 0.25 * double(i); }); });
+        // linspace: floats exact at both ends; integers truncate (0, 2.5, 5, 7.5, 10 → 0, 2, 5, 7, 10).
+        if (zyx::dtype_is_float(d))
+            t.add("linspace " + dn(d), none, [d](const Ins&, Device dev) { return zyx::linspace(-1, 2, 7, d, dev); },
+                  [fill_ref, d](const Refs&) { return fill_ref({7}, d, [](int64_t i) { return -1 + 0.5 * double(i); }); });
+        else
+            t.add("linspace " + dn(d), none, [d](const Ins&, Device dev) { return zyx::linspace(0, 10, 5, d, dev); },
+                  [fill_ref, d](const Refs&) { return fill_ref({5}, d, [](int64_t i) { return std::trunc(2.5 * double(i)); }); });
+    }
     t.add("arange empty", none, [](const Ins&, Device dev) { return zyx::arange(3, 3, 1, i32, dev); },
           [fill_ref](const Refs&) { return fill_ref({0}, i32, [](int64_t) { return 0; }); });
     t.add("arange reshaped, transposed", none,
@@ -1074,21 +1343,100 @@ Table nn_group() {
           [fill_ref](const Refs&) { return fill_ref({3, 2}, f32, [](int64_t i) { return double((i % 2) * 3 + i / 2); }); });
     t.add("arange padded", none, [](const Ins&, Device dev) { return zyx::arange(1, 4, 1, i32, dev).pad({{1, 1}}); },
           [fill_ref](const Refs&) { return fill_ref({5}, i32, [](int64_t i) { return i >= 1 && i <= 3 ? double(i) : 0.0; }); });
-    for (DType d : {f32, f64, bf16})
-        t.add("linspace " + dn(d), none, [d](const Ins&, Device dev) { return zyx::linspace(-1, 2, 7, d, dev); },
-              [fill_ref, d](const Refs&) { return fill_ref({7}, d, [](int64_t i) { return -1 + 0.5 * double(i); }); });
-    t.add("linspace i32", none, [](const Ins&, Device dev) { return zyx::linspace(0, 10, 5, i32, dev); },
-          [fill_ref](const Refs&) { return fill_ref({5}, i32, [](int64_t i) { return 2.5 * double(i); }); });
     t.add("linspace 1 step", none, [](const Ins&, Device dev) { return zyx::linspace(3, 9, 1, f32, dev); },
           [fill_ref](const Refs&) { return fill_ref({1}, f32, [](int64_t) { return 3; }); });
-    for (DType d : {f32, i32, b8})
-        t.add("eye 3x4 " + dn(d), none, [d](const Ins&, Device dev) { return zyx::eye(3, 4, d, dev); },
-              [fill_ref, d](const Refs&) { return fill_ref({3, 4}, d, [](int64_t i) { return double(i / 4 == i % 4); }); });
-    t.add("zeros_like + full_like", {R(bf16, {2, 2})},
-          [](const Ins& x, Device) { return zyx::zeros_like(x[0]) + zyx::full_like(x[0], 3); },
-          [fill_ref](const Refs&) { return fill_ref({2, 2}, bf16, [](int64_t) { return 3; }); });
-    t.add("scalar_tensor", none, [](const Ins&, Device dev) { return zyx::scalar_tensor(4, i16, dev) * 2; },
-          [fill_ref](const Refs&) { return fill_ref({}, i16, [](int64_t) { return 8; }); });
+    return t;
+}
+
+// ---- group: random ---------------------------------------------------------------------------------
+//
+// Random tensors have no reference values: each line computes checks on the device and returns
+// them as a bool vector that must be all true (the reference). Checked: the range; the mean and
+// spread against the distribution's (bounds of 6+ standard errors, so a correct generator fails
+// with probability < 1e-8); the same seed gives the same tensor (also on the interpreter: values
+// are drawn on the host, so a seed gives the same tensor on every device); another seed gives
+// another tensor.
+
+Tensor all_of(const std::vector<Tensor>& checks) {
+    std::vector<Tensor> flat;
+    for (const Tensor& c : checks) flat.push_back(c.reshape({-1}));
+    return zyx::cat(flat);
+}
+Tensor near(const Tensor& x, double want, double tol) { return (x.cast(f64) - want).abs() <= tol; }
+
+Table random_group() {
+    Table t;
+    auto all_true = [](int64_t n) { return [n](const Refs&) { return Ref{{n}, b8, std::vector<double>(size_t(n), 1)}; }; };
+    const Shape shape = {64, 64};  // 4096 values
+    const double n = 4096;
+    // Shared checks of one draw x against a second draw with the same seed (same), one with
+    // another seed (other), and the same seed drawn on the interpreter (there).
+    auto draws = [](const Tensor& x, const Tensor& same, const Tensor& other, const Tensor& there, Device dev) {
+        return std::vector<Tensor>{(x == same), (x == there.to(dev)),
+                                   (x != other).sum() > int64_t(4096 / 2), x.isnan().logical_not()};
+    };
+    const int64_t kDrawChecks = 4096 * 2 + 1 + 4096;
+    for (DType d : kFloats) {
+        t.add("rand " + dn(d), {}, [=](const Ins&, Device dev) {
+            auto make = [&](uint64_t seed, Device on) { zyx::Generator g(seed); return zyx::rand(shape, d, on, g); };
+            Tensor x = make(5, dev);
+            std::vector<Tensor> c = draws(x, make(5, dev), make(6, dev), make(5, Device::interpreter()), dev);
+            c.push_back((x >= 0).logical_and(x < 1));  // [0, 1), also after rounding to the dtype
+            c.push_back(near(x.mean(), 0.5, 0.03));
+            c.push_back(near(x.var(), 1.0 / 12, 0.01));
+            return all_of(c);
+        }, all_true(kDrawChecks + 4096 + 2));
+        t.add("randn " + dn(d), {}, [=](const Ins&, Device dev) {
+            auto make = [&](uint64_t seed, Device on) { zyx::Generator g(seed); return zyx::randn(shape, d, on, g); };
+            Tensor x = make(7, dev);
+            std::vector<Tensor> c = draws(x, make(7, dev), make(8, dev), make(7, Device::interpreter()), dev);
+            c.push_back(x.abs() < 7);
+            c.push_back(near(x.mean(), 0, 0.1));
+            c.push_back(near(x.std(), 1, 0.1));
+            c.push_back(x.gt(1).sum() > int64_t(0.13 * n));  // P(z > 1) = 0.159
+            return all_of(c);
+        }, all_true(kDrawChecks + 4096 + 3));
+        t.add("uniform(-3, 5) " + dn(d), {}, [=](const Ins&, Device dev) {
+            auto make = [&](uint64_t seed, Device on) {
+                zyx::Generator g(seed);
+                return zyx::uniform(shape, -3, 5, d, on, g);
+            };
+            Tensor x = make(9, dev);
+            std::vector<Tensor> c = draws(x, make(9, dev), make(10, dev), make(9, Device::interpreter()), dev);
+            c.push_back((x >= -3).logical_and(x <= 5));  // 5 only by rounding to a 16-bit dtype
+            c.push_back(near(x.mean(), 1, 0.25));
+            c.push_back(near(x.var(), 64.0 / 12, 0.6));
+            return all_of(c);
+        }, all_true(kDrawChecks + 4096 + 2));
+    }
+    // randint: every integer dtype (and floats, bool): values in [low, high), each one drawn.
+    for (DType d : kAll) {
+        int64_t lo = d == b8 ? 0 : zyx::dtype_is_unsigned_int(d) ? 3 : -5, hi = d == b8 ? 2 : lo + 12;
+        t.add("randint [" + std::to_string(lo) + ", " + std::to_string(hi) + ") " + dn(d), {},
+              [=](const Ins&, Device dev) {
+                  auto make = [&](uint64_t seed, Device on) {
+                      zyx::Generator g(seed);
+                      return zyx::randint(lo, hi, shape, d, on, g);
+                  };
+                  Tensor x = make(11, dev);
+                  std::vector<Tensor> c = draws(x, make(11, dev), make(12, dev), make(11, Device::interpreter()), dev);
+                  if (d == b8) c[2] = (x != make(12, dev)).sum() > int64_t(4096 / 4);  // two values only
+                  Tensor xi = x.cast(i64);
+                  c.push_back((xi >= lo).logical_and(xi < hi));
+                  Tensor values = zyx::arange(lo, hi, 1, i64, dev);
+                  c.push_back((xi.reshape({-1, 1}) == values).sum(0) > int64_t(n / double(hi - lo) / 2));
+                  c.push_back(near(xi.mean(), double(lo + hi - 1) / 2, 0.3));
+                  return all_of(c);
+              },
+              all_true(kDrawChecks + 4096 + (hi - lo) + 1));
+    }
+    // Wide ranges: 64-bit values beyond 2^32.
+    for (DType d : {i64, u64})
+        t.add("randint [0, 2^40) " + dn(d), {}, [=](const Ins&, Device dev) {
+            zyx::Generator g(13);
+            Tensor x = zyx::randint(0, int64_t(1) << 40, {1000}, d, dev, g).cast(f64);
+            return all_of({x >= 0, x < std::ldexp(1, 40), x.max() > std::ldexp(1, 39), x.min() < std::ldexp(1, 39)});
+        }, all_true(2002));
     return t;
 }
 
@@ -1195,12 +1543,14 @@ std::string check(const Result& r, const std::vector<double>& got) {
     return "";
 }
 
-const std::vector<std::string> kGroupNames = {"unary", "binary", "reduce", "movement", "nn"};
+const std::vector<std::string> kGroupNames = {"unary", "binary", "reduce", "movement", "nn", "creation", "random"};
 Table make_group(const std::string& g) {
     if (g == "unary") return unary_group();
     if (g == "binary") return binary_group();
     if (g == "reduce") return reduce_group();
     if (g == "movement") return movement_group();
+    if (g == "creation") return creation_group();
+    if (g == "random") return random_group();
     return nn_group();
 }
 
@@ -1232,7 +1582,7 @@ TEST_P(OpTest, AgainstReference) {
             std::string label = c.name + (layout ? " [strided inputs]" : "");
             bool has_view = false;
             for (const In& in : c.inputs) has_view |= !in.shape.empty();
-            if (layout == 1 && !has_view) continue;
+            if (layout == 1 && (!has_view || !c.strided)) continue;
             Result r{label, Tensor(), c.ref(refs), c.tol_scale, c.atol_floor, ""};
             Result ri = r;
             try {
