@@ -1,8 +1,9 @@
 // Seeded random kernels: random index spaces (size-1 and empty axes included), random views
 // (permute, expand, pad, shrink, flip, stride, reshape that pushes a layer), random op trees in
-// every dtype, random reduces with epilogues, random output views. The host backend must agree
-// with the reference interpreter: bit-exact for integers and bool, within the tolerance of
-// host_test_util.hpp for floats. Kernels are compiled in a few batches to keep the suite fast.
+// every dtype, random reduces with epilogues, random output views, and matmul-shaped kernels
+// (transposed, windowed, batch-broadcast operands; bias/relu/scale epilogues) that take BLAS.
+// The host backend must agree with the reference interpreter: bit-exact for integers and bool,
+// within the tolerance of host_test_util.hpp for floats. Kernels are compiled in a few batches to keep the suite fast.
 //
 // By default seeds 1 and 2 run, 480 kernels each. ZYX_RANDOM_KERNELS=<n> runs n kernels per seed;
 // ZYX_RANDOM_SEED=<s> runs seed s only; RandomKernels.LargeShapes runs ZYX_RANDOM_LARGE=<n>
@@ -40,7 +41,10 @@ struct Generator {
     // 32-lane sums, thread-split reduces, BLAS); otherwise up to 4096 elements, axes up to 31.
     bool large = false;
 
-    explicit Generator(uint64_t seed, bool large_shapes = false) : rng(seed), large(large_shapes) {}
+    uint64_t seed = 0;
+
+    explicit Generator(uint64_t kernel_seed, bool large_shapes = false)
+        : rng(kernel_seed), large(large_shapes), seed(kernel_seed) {}
 
     int64_t uniform(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
     bool chance(int percent) { return uniform(0, 99) < percent; }
@@ -110,12 +114,123 @@ struct Generator {
 
     int add_input(DType t, bool full_rank) {
         std::vector<int64_t> s = full_rank ? k.shape : k.global_shape();
-        View v = random_view(s);
+        return add_input_view(t, random_view(s));
+    }
+
+    // An input read through `v`, over a fresh buffer of random values as big as `v` reaches.
+    int add_input_view(DType t, const View& v) {
         int id = k.add_input(t, v, random_bits(t, rng));
         int64_t lo = 0, hi = -1;
         size_t elements = v.offset_range(&lo, &hi) ? size_t(hi + 1) : 0;
         inputs.push_back(random_buffer(t, elements, rng));
         return id;
+    }
+
+    // View of a [batch…, rows, cols] matrix for a matmul operand: laid out row- or column-major
+    // (a transpose), maybe with a wider leading dimension (a window of a bigger matrix), maybe
+    // one matrix for every batch (stride 0); now and then flipped or padded, which BLAS cannot
+    // take (the loop nest does it).
+    View matrix_view(const std::vector<int64_t>& batch, int64_t rows, int64_t cols) {
+        bool col_major = chance(50), shared = !batch.empty() && chance(30);
+        int64_t extra = chance(30) ? uniform(1, 5) : 0;
+        std::vector<int64_t> laid = shared ? std::vector<int64_t>(batch.size(), 1) : batch;
+        laid.push_back(col_major ? cols : rows);
+        laid.push_back((col_major ? rows : cols) + extra);
+        View v = View::contiguous(laid);
+        if (extra) {
+            std::vector<int64_t> b(laid.size(), 0), e = laid;
+            b.back() = uniform(0, extra);
+            e.back() = b.back() + laid.back() - extra;
+            v = v.shrink(b, e);
+        }
+        size_t r = laid.size();
+        if (col_major) {
+            std::vector<int> perm(r);
+            std::iota(perm.begin(), perm.end(), 0);
+            std::swap(perm[r - 1], perm[r - 2]);
+            v = v.permute(perm);
+        }
+        if (shared) {
+            std::vector<int64_t> to = batch;
+            to.push_back(rows);
+            to.push_back(cols);
+            v = v.expand(to);
+        }
+        int64_t odd = uniform(0, 99);
+        if (odd < 8) {
+            v = v.flip({int(r) - 1});
+        } else if (odd < 14 && rows > 1) {
+            std::vector<int64_t> before(r, 0), after(r, 0), b(r, 0), e = v.shape();
+            before[r - 2] = 1;
+            v = v.pad(before, after).shrink(b, e);  // row 0 is padding, the last row is dropped
+        }
+        return v;
+    }
+
+    // A matmul-shaped kernel: out[batch…, m, n] = epilogue(Σ_k A[batch…, m, k] · B[batch…, k, n]),
+    // in f32/f64 mostly (the BLAS path), sometimes f16 or i32 (the loop nest).
+    Case make_matmul() {
+        static const int64_t small_sizes[] = {1, 2, 3, 5, 8, 13, 31, 33};
+        static const int64_t large_sizes[] = {1, 3, 16, 33, 64, 100, 129, 257};
+        auto size = [&] { return large ? large_sizes[uniform(0, 7)] : small_sizes[uniform(0, 7)]; };
+        int64_t cap = large ? 1 << 18 : 4096;
+        std::vector<int64_t> batch;
+        for (int64_t b = uniform(0, 2); b > 0; --b) batch.push_back(uniform(1, 3));
+        int64_t M = size(), N = size(), K = size(), nb = 1;
+        for (int64_t b : batch) nb *= b;
+        while (nb * M * N * K > cap) {
+            if (K >= M && K >= N) K = std::max<int64_t>(1, K / 2);
+            else if (M >= N) M = std::max<int64_t>(1, M / 2);
+            else N = std::max<int64_t>(1, N / 2);
+        }
+        int64_t pick = uniform(0, 99);
+        DType t = pick < 45 ? DType::f32 : pick < 85 ? DType::f64 : pick < 93 ? DType::f16 : DType::i32;
+        k.shape = batch;
+        k.shape.insert(k.shape.end(), {M, N, K});
+        k.reduce_axes = 1;
+        size_t nbatch = batch.size();
+        std::vector<int64_t> a_shape = batch, b_shape = batch, gs = batch;
+        a_shape.insert(a_shape.end(), {M, 1, K});
+        b_shape.insert(b_shape.end(), {1, N, K});
+        gs.insert(gs.end(), {M, N});
+        std::vector<int> transpose(nbatch + 2);
+        std::iota(transpose.begin(), transpose.end(), 0);
+        std::swap(transpose[nbatch], transpose[nbatch + 1]);
+        int a = k.load(add_input_view(t, matrix_view(batch, M, K).reshape(a_shape).expand(k.shape)));
+        int b = k.load(add_input_view(t, matrix_view(batch, K, N).permute(transpose).reshape(b_shape).expand(k.shape)));
+        int sum = k.reduce(Op::reduce_sum, chance(50) ? k.binary(Op::mul, a, b) : k.binary(Op::mul, b, a));
+        int out = sum;
+        int64_t epilogue = uniform(0, 4);
+        if (epilogue == 1) {  // + bias[n], relu
+            std::vector<int64_t> ones(gs.size() - 1, 1);
+            ones.push_back(N);
+            int bias = k.load(add_input_view(t, View::contiguous({N}).reshape(ones).expand(gs)));
+            out = k.unary(Op::relu, k.binary(Op::add, sum, bias));
+        } else if (epilogue == 2) {  // · a scalar
+            int sc = k.add_scalar(t);
+            scalars.push_back(random_bits(t, rng));
+            out = k.binary(Op::mul, sum, k.scalar(sc));
+        } else if (epilogue == 3) {
+            out = k.binary(Op::mul, sum, sum);
+        } else if (epilogue == 4) {
+            out = k.unary(Op::neg, sum);
+        }
+        View ov = View::contiguous(gs);
+        int64_t style = uniform(0, 2);
+        if (style == 1) {
+            ov = ov.flip({int(gs.size()) - 1});
+        } else if (style == 2) {  // a window of a wider buffer
+            std::vector<int64_t> big = gs, b0(gs.size(), 0);
+            big.back() += 2;
+            b0.back() = 1;
+            std::vector<int64_t> e = b0;
+            for (size_t d = 0; d < gs.size(); ++d) e[d] += gs[d];
+            ov = View::contiguous(big).shrink(b0, e);
+        }
+        k.add_output(t, ov, out);
+        if (chance(30)) k.add_output(t, View::contiguous(gs), sum);  // the plain product as well
+        else if (chance(20)) k.add_output(DType::f16, View::contiguous(gs), k.cast(sum, DType::f16));
+        return finish();
     }
 
     int leaf(DType t, bool level1) {
@@ -174,6 +289,9 @@ struct Generator {
     }
 
     Case make() {
+        // A matmul-shaped kernel for 5 % (15 % of large ones), decided by a draw of its own so
+        // that every other kernel of a seed is what it was before this branch existed.
+        if (std::mt19937_64(seed ^ 0x6d61746d756cull)() % 100 < (large ? 15u : 5u)) return make_matmul();
         static const int64_t sizes[] = {0, 1, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 32, 33, 64, 100, 257, 1000};
         size_t g = size_t(uniform(0, 3)), r = chance(55) ? size_t(uniform(1, 2)) : 0;
         int64_t numel = 1, cap = large ? 1 << 18 : 4096;
@@ -230,6 +348,12 @@ struct Generator {
             }
             k.add_output(k.nodes[size_t(node)].dtype, ov, node);
         }
+        return finish();
+    }
+
+    // The case: the kernel, its input buffers, output buffers as big as their views reach
+    // (filled with 0x5a), the scalars.
+    Case finish() {
         Case c;
         c.kernel = k;
         c.buffers = inputs;
@@ -255,6 +379,7 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool la
     HostDevice dev(pool);
     size_t failures = 0, with_reduce = 0, with_layers = 0, with_empty = 0, outputs = 0, unchecked = 0, with_threads = 0;
     size_t after_sum = 0, wrong_passed = 0;  // float outputs after a sum; zeroed/doubled ones that passed
+    size_t with_blas = 0;                    // programs that call BLAS (matmul-shaped f32/f64 kernels)
     for (uint64_t first = start; first < count; first += batch) {
         std::vector<Case> cases;
         for (uint64_t i = first; i < std::min<uint64_t>(count, first + batch); ++i) {
@@ -269,6 +394,7 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool la
         for (size_t i = 0; i < cases.size(); ++i) {
             const Case& c = cases[i];
             with_reduce += c.kernel.reduce_axes > 0;
+            with_blas += dev.program_uses_blas(ids[i]);
             with_empty += c.kernel.global_numel() == 0 || c.kernel.reduce_numel() == 0;
             with_threads += c.kernel.global_numel() * std::max<int64_t>(1, c.kernel.reduce_numel()) >= (1 << 15);
             for (const Input& in : c.kernel.inputs) with_layers += in.view.layers.size() > 1;
@@ -305,9 +431,10 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool la
         }
     }
     std::printf("random %skernels (seed %llu): %zu with >= 32K element-steps (threads), %zu outputs, %zu integer "
-                "outputs not comparable; %zu float outputs after a sum, zeroed or doubled %zu times passed\n",
+                "outputs not comparable; %zu float outputs after a sum, zeroed or doubled %zu times passed; %zu BLAS "
+                "kernels\n",
                 large ? "large " : "", (unsigned long long)seed, with_threads, outputs, unchecked, after_sum,
-                wrong_passed);
+                wrong_passed, with_blas);
     EXPECT_EQ(failures, 0u);
     // The generator really produces the interesting cases (checked on runs long enough to).
     if (count >= start + 200) {
@@ -316,6 +443,10 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool la
         EXPECT_GT(with_empty, 0u);
         // Integer outputs fed by a value that may differ (host_test_util.hpp) are not compared.
         EXPECT_LT(unchecked, outputs / 20) << "of " << outputs << " outputs";
+    }
+    // Matmul-shaped kernels (5 % of small, 15 % of large ones) reach BLAS.
+    if (count >= start + 150) {
+        EXPECT_GT(with_blas, 0u);
     }
     // A zeroed or doubled float output after a sum fails: none passed in seeds 1-10 (7-45 such
     // outputs per run); one could only where a cancelling sum's error bound is as large as its
@@ -336,9 +467,10 @@ TEST(RandomKernels, HostAgreesWithInterpreterSeed2OrGiven) {
     check_random_kernels(env_or("ZYX_RANDOM_SEED", 2), env_or("ZYX_RANDOM_FIRST", 0), env_or("ZYX_RANDOM_KERNELS", 480));
 }
 
-// Larger index spaces (up to 256K elements), for the thread-parallel, 32-lane, thread-split and
-// BLAS paths the small kernels never reach: ZYX_RANDOM_LARGE=<n> kernels (default 192, ~13 % of
-// them multithreaded), seed ZYX_RANDOM_SEED (default 1).
+// Larger index spaces (up to 256K elements), for the thread-parallel, 32-lane and thread-split
+// paths the small kernels never reach, and bigger BLAS calls: ZYX_RANDOM_LARGE=<n> kernels
+// (default 192: ~15 % of them multithreaded, ~15 % matmul-shaped, most of those on BLAS), seed
+// ZYX_RANDOM_SEED (default 1).
 TEST(RandomKernels, LargeShapes) {
     uint64_t count = env_or("ZYX_RANDOM_LARGE", 192);
     if (count == 0) GTEST_SKIP() << "ZYX_RANDOM_LARGE=0";
