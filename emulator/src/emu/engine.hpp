@@ -193,6 +193,8 @@ struct Fiber {
     // issued or completed, semaphore increment, DST or operand hand-over). The scheduler tells a
     // spinning poller from a working one by whether this moved during its last run.
     uint64_t events = 0;
+    uint64_t events_at_poll = 0;  // `events` when the last poll returned
+    bool idle_poll = false;       // no event between the last poll's return and this poll
     Wait wait;
     std::vector<NocTxn> txns;              // outstanding NoC transfers issued by this processor
     // The DRAM buffers this processor addressed last (buffers cannot change during a launch):
@@ -229,7 +231,7 @@ struct Core {
     ComputeConfig compute;
     RoleConfig cfg[kProcs];
     Fiber fibers[kProcs];
-    DramWriteLog dram_writes;  // cleared when a launch starts
+    std::unique_ptr<DramWriteLog> dram_writes = std::make_unique<DramWriteLog>();  // cleared when a launch starts
     bool active = false;
 };
 

@@ -195,7 +195,11 @@ void poll_yield(Fiber& f, Wait::PollKind what, int32_t cb = 0, int32_t n = 0) {
     f.wait.cb = cb;
     f.wait.n = n;
     f.polled = true;
+    // Idle: nothing happened since the previous poll returned (a first poll after a blocking
+    // wait may count as busy once: the events before the wait are counted too).
+    f.idle_poll = f.events == f.events_at_poll;
     fiber_yield(f);
+    f.events_at_poll = f.events;
     f.wait.kind = Wait::None;
 }
 bool cb_pages_reservable_at_back(int32_t id, int32_t n) {
@@ -338,7 +342,7 @@ void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
     f.txns.push_back({t.ptr, s, size, noc, false, false, t.dram});
-    if (t.dram) f.core->dram_writes.add(t.bank, t.addr, size, uint8_t(f.proc));
+    if (t.dram) f.core->dram_writes->add(t.bank, t.addr, size, uint8_t(f.proc));
     ++f.events;
 }
 

@@ -484,7 +484,6 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                     if (f->finished) continue;
                     live = true;
                     if (f->polled || !wait_ready(*f)) continue;
-                    const uint64_t events = f->events;
                     if (L.randomize && !f->txns.empty()) {
                         // Seeded NoC completion: each outstanding transfer lands now or later, in
                         // random order (it stays outstanding for the barrier checks).
@@ -499,7 +498,7 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                         break;
                     }
                     // It polled again without causing any event: it is spinning (so far).
-                    if (!f->finished && f->wait.kind == Wait::Poll && f->events == events) polling = true;
+                    if (f->wait.kind == Wait::Poll && f->idle_poll) [[unlikely]] polling = true;
                     else progress = true;
                 }
                 if (!ran) break;
@@ -679,7 +678,7 @@ void check_dram_races(Launch& L) {
     std::vector<Span> spans;
     int writers = 0;
     for (const Core* c : L.cores) {
-        const DramWriteLog& w = c->dram_writes;
+        const DramWriteLog& w = *c->dram_writes;
         if (!w.open_mask) continue;
         ++writers;
         for (const DramWrite& d : w.closed) spans.push_back({d.lo, d.hi, c, d.proc});
@@ -782,7 +781,7 @@ namespace {
 // operand queue emptied, semaphores and runtime args written into L1.
 void core_setup(Core& c, const Program& p) {
     for (auto& cb : c.cbs) cb = CbState{};
-    c.dram_writes.clear();
+    c.dram_writes->clear();
     for (const auto& pl : p.core_cbs[c.index]) {
         CbState& cb = c.cbs[pl.index];
         cb.configured = true;
