@@ -74,7 +74,9 @@
 // numpy: shapes are aligned at the right, size-1 axes stretch. Negative axes count from the end
 // (-1 = last). Sizes of 0 are allowed everywhere (empty tensors compute nothing; sum of an empty
 // axis is 0, prod 1, max -inf or the lowest integer, min +inf or the highest; argmax of an empty
-// axis is an error).
+// axis is an error). Every tensor's element count times its dtype size must fit in int64_t (2^63 − 1
+// bytes); an op whose result would not (zeros({1 << 32, 1 << 32}), expand, repeat, pad, cat,
+// broadcasting, matmul …) throws InvalidArgument naming the op and the shape.
 //
 // ---- Errors ----------------------------------------------------------------------------------------------
 //
@@ -476,7 +478,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step = 1);
 Tensor arange(Scalar start, Scalar end, Scalar step, DType dtype, Device device = Device::host());
 // `steps` values from start to end inclusive.
 Tensor linspace(double start, double end, int64_t steps, DType dtype = DType::f32, Device device = Device::host());
-// Identity matrix n×m (m = n when omitted).
+// Identity matrix n×m (m = n when omitted or -1).
 Tensor eye(int64_t n, int64_t m = -1, DType dtype = DType::f32, Device device = Device::host());
 
 // ---- random numbers ---------------------------------------------------------------------------------

@@ -11,11 +11,6 @@ using namespace api;
 
 namespace {
 
-void check_shape(const char* op, const Shape& shape) {
-    for (int64_t d : shape)
-        if (d < 0) invalid(op, "negative size in shape " + shape_str(shape));
-}
-
 // Bits of `v` (a value of dtype `from`, raw little-endian) converted to `to` by the cast rules.
 uint64_t convert_bits(DType from, const uint8_t* v, DType to) {
     uint64_t raw = 0;
@@ -44,7 +39,7 @@ uint64_t convert_bits(DType from, const uint8_t* v, DType to) {
 namespace detail {
 
 Tensor tensor_from_host(const void* data, DType from, size_t n, const Shape& shape, DType dtype, Device device) {
-    check_shape("tensor", shape);
+    check_shape("tensor", shape, dtype);
     if (int64_t(n) != graph::shape_numel(shape))
         invalid("tensor", std::to_string(n) + " values for shape " + shape_str(shape) + " (" +
                               std::to_string(graph::shape_numel(shape)) + " elements)");
@@ -67,7 +62,7 @@ void ragged_literal(size_t row, size_t got, size_t want) {
 }  // namespace detail
 
 Tensor from_bytes(const void* data, size_t bytes, const Shape& shape, DType dtype, Device device) {
-    check_shape("from_bytes", shape);
+    check_shape("from_bytes", shape, dtype);
     uint64_t want = uint64_t(graph::shape_numel(shape)) * dtype_size(dtype);
     if (bytes != want)
         invalid("from_bytes", std::to_string(bytes) + " bytes for " + dname(dtype) + " " + shape_str(shape) + " (needs " +
@@ -84,12 +79,18 @@ Tensor scalar_tensor(Scalar value) {
 
 Tensor scalar_tensor(Scalar value, DType dtype, Device device) { return full({}, value, dtype, device); }
 
-Tensor zeros(const Shape& shape, DType dtype, Device device) { return full(shape, 0, dtype, device); }
-Tensor ones(const Shape& shape, DType dtype, Device device) { return full(shape, 1, dtype, device); }
-Tensor full(const Shape& shape, Scalar value, DType dtype, Device device) {
-    check_shape("full", shape);
+namespace {
+Tensor filled(const char* op, const Shape& shape, Scalar value, DType dtype, Device device) {
+    check_shape(op, shape, dtype);
     sched::open_device(device);
     return wrap(constant(value, dtype, shape, device));
+}
+}  // namespace
+
+Tensor zeros(const Shape& shape, DType dtype, Device device) { return filled("zeros", shape, 0, dtype, device); }
+Tensor ones(const Shape& shape, DType dtype, Device device) { return filled("ones", shape, 1, dtype, device); }
+Tensor full(const Shape& shape, Scalar value, DType dtype, Device device) {
+    return filled("full", shape, value, dtype, device);
 }
 Tensor zeros_like(const Tensor& x) { return zeros(x.shape(), x.dtype(), x.device()); }
 Tensor ones_like(const Tensor& x) { return ones(x.shape(), x.dtype(), x.device()); }
@@ -109,7 +110,11 @@ Tensor arange(Scalar start, Scalar end, Scalar step, DType dtype, Device device)
     double count_d = std::ceil((end.as_double() - start.as_double()) / step.as_double());
     if (!std::isfinite(count_d))
         invalid("arange", "non-finite range from " + start.str() + " to " + end.str() + " by " + step.str());
+    if (count_d >= 0x1p62)
+        invalid("arange", "from " + start.str() + " to " + end.str() + " by " + step.str() + " gives " +
+                              std::to_string(count_d) + " elements (at most 2^62)");
     int64_t count = count_d > 0 ? int64_t(count_d) : 0;
+    check_shape("arange", {count}, dtype);
     sched::open_device(device);
     uint64_t b0, b1;
     if (dtype_is_float(dtype)) {  // start/step as f64 bits; see graph::OpKind::arange
@@ -138,8 +143,8 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype, Device dev
 }
 
 Tensor eye(int64_t n, int64_t m, DType dtype, Device device) {
-    if (m < 0) m = n;
-    if (n < 0) invalid("eye", "negative size " + std::to_string(n));
+    if (m == -1) m = n;
+    check_shape("eye", {n, m}, dtype);
     Tensor r = arange(Scalar(0), Scalar(n), Scalar(1), DType::i32, device).reshape({n, 1});
     Tensor c = arange(Scalar(0), Scalar(m), Scalar(1), DType::i32, device).reshape({1, m});
     return (r == c).cast(dtype);

@@ -87,6 +87,7 @@ Prepared prepare(const char* name, const Operand& a, const Operand& b, Rule rule
             break;
         default: break;
     }
+    check_shape(name, shape, t);
     auto make = [&](const Operand& o) {
         if (o.node) return expand_to(cast_to(o.node, t), shape);
         return constant(*o.number, t, shape, device);

@@ -24,6 +24,14 @@ inline Tensor wrap(NodePtr n) { return Tensor(std::move(n)); }
 std::string shape_str(const Shape& s);
 std::string dname(DType t);
 
+// InvalidArgument "<op>: …" naming the shape when it has a negative size or a tensor of it would
+// not fit in 64 bits (numel · dtype size above 2^63 − 1: counts, byte sizes and offsets must not
+// overflow). Every op whose result can be larger than its inputs checks its result shape.
+void check_shape(const char* op, const Shape& s, DType t);
+// a + b and a · b of sizes; InvalidArgument "<op>: <what> … overflows" when the result does not fit.
+int64_t add_sizes(const char* op, int64_t a, int64_t b, const std::string& what);
+int64_t mul_sizes(const char* op, int64_t a, int64_t b, const std::string& what);
+
 // Axis in [0, rank) from a possibly negative one; InvalidArgument naming the shape otherwise.
 // `extra` allows one position past the end (unsqueeze).
 int64_t norm_axis(const char* op, int axis, const Shape& shape, bool extra = false);

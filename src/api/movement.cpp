@@ -51,8 +51,10 @@ Tensor Tensor::reshape(const Shape& shape) const {
             infer = int(d);
         } else if (s[d] < 0) {
             invalid("reshape", "negative size in " + shape_str(shape));
+        } else if (s[d] != 0 && known != 0) {
+            known = mul_sizes("reshape", known, s[d], "shape " + shape_str(shape) + " has too many elements");
         } else {
-            known *= s[d];
+            known = 0;
         }
     }
     if (infer >= 0) {
@@ -61,6 +63,7 @@ Tensor Tensor::reshape(const Shape& shape) const {
                                    " (" + std::to_string(x->numel()) + " elements)");
         s[size_t(infer)] = x->numel() / known;
     }
+    check_shape("reshape", s, x->dtype);
     if (graph::shape_numel(s) != x->numel())
         invalid("reshape", "cannot reshape " + shape_str(x->shape) + " (" + std::to_string(x->numel()) +
                                " elements) to " + shape_str(shape) + " (" + std::to_string(graph::shape_numel(s)) +
@@ -131,6 +134,7 @@ Tensor Tensor::expand(const Shape& shape) const {
                                   std::to_string(d) + ": " + std::to_string(have) + " is not 1)");
         }
     }
+    check_shape("expand", s, x->dtype);
     return wrap(expand_to(x, s));
 }
 
@@ -143,12 +147,20 @@ Tensor Tensor::pad(const std::vector<std::pair<int64_t, int64_t>>& before_after,
     bool crop = false, grow = false;
     for (size_t d = 0; d < before_after.size(); ++d) {
         auto [b, a] = before_after[d];
+        std::string what = "pad (" + std::to_string(b) + ", " + std::to_string(a) + ") of axis " + std::to_string(d) +
+                           " of shape " + shape_str(x->shape);
+        if (b == INT64_MIN || a == INT64_MIN) invalid("pad", what + " crops more than any axis holds");
         if (b < 0) { lo[d] = -b; crop = true; } else if (b > 0) { before[d] = b; grow = true; }
         if (a < 0) { hi[d] = x->shape[d] + a; crop = true; } else if (a > 0) { after[d] = a; grow = true; }
+        // The padded size, checked for overflow (sizes before the crop: the crop only lowers it).
+        add_sizes("pad", add_sizes("pad", x->shape[d], before[d], what), after[d], what);
         if (lo[d] > hi[d])
             invalid("pad", "cropping (" + std::to_string(b) + ", " + std::to_string(a) + ") removes more than axis " +
                                std::to_string(d) + " of shape " + shape_str(x->shape) + " holds");
     }
+    Shape out = x->shape;
+    for (size_t d = 0; d < r; ++d) out[d] = hi[d] - lo[d] + before[d] + after[d];
+    check_shape("pad", out, x->dtype);
     NodePtr n = crop ? graph::make_shrink(x, lo, hi) : x;
     if (grow) {
         if (x->dtype == DType::bool_ && value != 0 && value != 1)
@@ -241,8 +253,11 @@ Tensor Tensor::repeat(const Shape& repeats) const {
     for (size_t d = 0; d < base.size(); ++d) {
         spread.insert(spread.end(), {1, base[d]});
         grown.insert(grown.end(), {repeats[d], base[d]});
-        merged.push_back(repeats[d] * base[d]);
+        merged.push_back(mul_sizes("repeat", repeats[d], base[d],
+                                   "repeats " + shape_str(repeats) + " of shape " + shape_str(x->shape) + ", axis " +
+                                       std::to_string(d)));
     }
+    check_shape("repeat", merged, x->dtype);
     NodePtr n = graph::make_expand(reshape_node(x, spread), grown);
     return wrap(reshape_node(n, merged));
 }
@@ -264,7 +279,7 @@ std::vector<Tensor> Tensor::split(const std::vector<int64_t>& sizes, int axis) c
     int64_t total = 0;
     for (int64_t s : sizes) {
         if (s < 0) invalid("split", "negative piece size in " + shape_str(sizes));
-        total += s;
+        total = add_sizes("split", total, s, "piece sizes " + shape_str(sizes));
     }
     if (total != x->shape[size_t(a)])
         invalid("split", "piece sizes " + shape_str(sizes) + " add up to " + std::to_string(total) + ", axis " +
@@ -283,7 +298,7 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int axis) const {
     NodePtr x = node_of(*this, "chunk");
     if (chunks < 1) invalid("chunk", "chunk count " + std::to_string(chunks) + " (must be >= 1)");
     int64_t n = x->shape[size_t(norm_axis("chunk", axis, x->shape))];
-    return split(std::max<int64_t>(1, (n + chunks - 1) / chunks), axis);
+    return split(n == 0 ? 1 : (n - 1) / chunks + 1, axis);  // ceil(n / chunks) without overflow
 }
 
 Tensor cat(const std::vector<Tensor>& tensors, int axis) {
@@ -301,8 +316,11 @@ Tensor cat(const std::vector<Tensor>& tensors, int axis) {
             invalid("cat", "tensor " + std::to_string(i) + " has shape " + shape_str(x->shape) + ", tensor 0 has " +
                                shape_str(first->shape) + " (only axis " + std::to_string(a) + " may differ)");
         t = promote(t, x->dtype);
-        total += x->shape[size_t(a)];
+        total = add_sizes("cat", total, x->shape[size_t(a)], "the joined length of axis " + std::to_string(a));
     }
+    Shape joined = first->shape;
+    joined[size_t(a)] = total;
+    check_shape("cat", joined, t);
     if (tensors.size() == 1) return tensors[0].cast(t);
     // Each piece padded to the full length (zeros elsewhere; -0.0 for floats, so x + (-0.0) = x
     // exactly, even for x = -0.0), then added: one kernel of masked loads.

@@ -20,6 +20,10 @@ NodePtr matmul_node(const NodePtr& x, const NodePtr& y, DType t) {
     Shape batch = broadcast_shapes("matmul", bx, by);
     Shape full = batch;
     full.insert(full.end(), {M, N, K});
+    // The kernel's index space [batch.., M, N, K] must fit in 64 bits (as every tensor's).
+    if (!graph::shape_fits(full, t))
+        invalid("matmul", "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + ": the product's index space " +
+                              shape_str(full) + " has more elements than fit in 64 bits");
     Shape xs = bx;
     xs.insert(xs.end(), {M, 1, K});
     NodePtr xe = expand_to(reshape_node(cast_to(x, t), xs), full);
@@ -55,13 +59,18 @@ NodePtr windows(const char* op, const NodePtr& x, int64_t k, int64_t stride, int
         invalid(op, "kernel " + std::to_string(k) + ", stride " + std::to_string(stride) + ", padding " +
                         std::to_string(padding) + ", dilation " + std::to_string(dilation) +
                         " (kernel, stride, dilation >= 1, padding >= 0)");
+    std::string what = "padding " + std::to_string(padding) + " of input " + shape_str(x->shape);
+    int64_t ph = add_sizes(op, add_sizes(op, x->shape[2], padding, what), padding, what);
+    int64_t pw = add_sizes(op, add_sizes(op, x->shape[3], padding, what), padding, what);
+    // The window spans dilation·(k − 1) + 1 positions; compared without overflow.
+    if (ph == 0 || pw == 0 || k - 1 > (ph - 1) / dilation || k - 1 > (pw - 1) / dilation)
+        invalid(op, "kernel " + std::to_string(k) + " (dilation " + std::to_string(dilation) + ") is larger than the input " +
+                        shape_str(x->shape) + " padded by " + std::to_string(padding) + " ([" + std::to_string(ph) +
+                        "," + std::to_string(pw) + "])");
+    check_shape(op, {x->shape[0], x->shape[1], ph, pw}, x->dtype);
     NodePtr p = x;
     if (padding > 0)
         p = graph::make_pad(x, {0, 0, padding, padding}, {0, 0, padding, padding}, pad_bits);
-    int64_t span = dilation * (k - 1) + 1;
-    if (p->shape[2] < span || p->shape[3] < span)
-        invalid(op, "kernel " + std::to_string(k) + " (dilation " + std::to_string(dilation) +
-                        ") is larger than the padded input " + shape_str(p->shape));
     return graph::make_window(p, 2, k, k, stride, stride, dilation, dilation);
 }
 
@@ -137,7 +146,7 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Con
 Tensor max_pool2d(const Tensor& input, int64_t kernel_size, int64_t stride, int64_t padding, int64_t dilation) {
     bool added;
     NodePtr x = as_nchw("max_pool2d", node_of(input, "max_pool2d"), &added);
-    if (padding * 2 > kernel_size)
+    if (padding > kernel_size / 2)
         invalid("max_pool2d", "padding " + std::to_string(padding) + " exceeds half the kernel " +
                                   std::to_string(kernel_size));
     // Padding reads the dtype's lowest value: -inf for floats; for integers -inf saturates to the
@@ -150,7 +159,7 @@ Tensor max_pool2d(const Tensor& input, int64_t kernel_size, int64_t stride, int6
 Tensor avg_pool2d(const Tensor& input, int64_t kernel_size, int64_t stride, int64_t padding) {
     bool added;
     NodePtr x = as_nchw("avg_pool2d", node_of(input, "avg_pool2d"), &added);
-    if (padding * 2 > kernel_size)
+    if (padding > kernel_size / 2)
         invalid("avg_pool2d", "padding " + std::to_string(padding) + " exceeds half the kernel " +
                                   std::to_string(kernel_size));
     x = cast_to(x, float_of(x->dtype));

@@ -37,10 +37,15 @@ std::mutex g_default_mutex;
 
 template <class Fill>
 Tensor generate(const char* op, const Shape& shape, DType dtype, Device device, Fill fill) {
-    for (int64_t d : shape)
-        if (d < 0) invalid(op, "negative size in shape " + shape_str(shape));
+    check_shape(op, shape, dtype);
     size_t n = size_t(graph::shape_numel(shape)), sz = dtype_size(dtype);
-    std::vector<uint8_t> bytes(n * sz);
+    std::vector<uint8_t> bytes;
+    try {
+        bytes.resize(n * sz);  // values are drawn on the host, then uploaded
+    } catch (const std::exception&) {  // bad_alloc
+        throw Error(ErrorStatus::MemoryAllocation, std::string(op) + ": no host memory for the " + std::to_string(n) +
+                                                       " values of " + dname(dtype) + " " + shape_str(shape));
+    }
     for (size_t i = 0; i < n; ++i) {
         uint64_t b = fill();
         std::memcpy(bytes.data() + i * sz, &b, sz);

@@ -27,6 +27,29 @@ const NodePtr& node_of(const Tensor& t, const char* op) {
 std::string shape_str(const Shape& s) { return graph::shape_str(s); }
 std::string dname(DType t) { return std::string(dtype_name(t)); }
 
+void check_shape(const char* op, const Shape& s, DType t) {
+    for (int64_t d : s)
+        if (d < 0) invalid(op, "negative size in shape " + shape_str(s));
+    if (graph::shape_numel_checked(s) < 0)
+        invalid(op, "shape " + shape_str(s) + " has more elements than fit in 64 bits");
+    if (!graph::shape_fits(s, t))
+        invalid(op, "shape " + shape_str(s) + " of " + dname(t) + " needs more than 2^63 - 1 bytes");
+}
+
+int64_t add_sizes(const char* op, int64_t a, int64_t b, const std::string& what) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r))
+        invalid(op, what + ": " + std::to_string(a) + " + " + std::to_string(b) + " overflows 64 bits");
+    return r;
+}
+
+int64_t mul_sizes(const char* op, int64_t a, int64_t b, const std::string& what) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r))
+        invalid(op, what + ": " + std::to_string(a) + " * " + std::to_string(b) + " overflows 64 bits");
+    return r;
+}
+
 int64_t norm_axis(const char* op, int axis, const Shape& shape, bool extra) {
     int64_t r = int64_t(shape.size()) + (extra ? 1 : 0);
     int64_t a = axis < 0 ? axis + r : axis;
@@ -95,6 +118,9 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
                             std::to_string(i + 1) + ": " + std::to_string(x) + " vs " + std::to_string(y) + ")");
         out[r - 1 - i] = x == 1 ? y : x;
     }
+    if (graph::shape_numel_checked(out) < 0)
+        invalid(op, "shapes " + shape_str(a) + " and " + shape_str(b) + " broadcast to " + shape_str(out) +
+                        ", which has more elements than fit in 64 bits");
     return out;
 }
 

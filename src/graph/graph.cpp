@@ -18,6 +18,11 @@ std::atomic<uint64_t> g_next_id{1};
 }
 
 NodePtr new_node(OpKind kind, DType dtype, Shape shape, Device device) {
+    if (!shape_fits(shape, dtype))
+        throw Error(ErrorStatus::InvalidArgument, std::string(op_kind_name(kind)) + ": shape " + shape_str(shape) +
+                                                      " of " + std::string(dtype_name(dtype)) +
+                                                      " does not fit in 64 bits (negative size, or more than 2^63 "
+                                                      "bytes)");
     auto n = std::make_shared<Node>();
     n->kind = kind;
     n->dtype = dtype;
@@ -80,6 +85,22 @@ int64_t shape_numel(const Shape& s) {
 }
 
 std::string shape_str(const Shape& s) { return kernel::shape_string(s); }
+
+int64_t shape_numel_checked(const Shape& s) {
+    for (int64_t d : s)
+        if (d < 0) return -1;
+    for (int64_t d : s)
+        if (d == 0) return 0;
+    int64_t n = 1;
+    for (int64_t d : s)
+        if (__builtin_mul_overflow(n, d, &n)) return -1;
+    return n;
+}
+
+bool shape_fits(const Shape& s, DType t) {
+    int64_t n = shape_numel_checked(s), bytes;
+    return n >= 0 && !__builtin_mul_overflow(n, int64_t(dtype_size(t)), &bytes);
+}
 
 int64_t Node::numel() const { return shape_numel(shape); }
 
@@ -256,7 +277,7 @@ NodePtr make_stride(const NodePtr& x, const std::vector<int64_t>& steps) {
     Shape s = x->shape;
     for (size_t d = 0; d < s.size(); ++d) {
         if (steps[d] < 1) internal("stride step on " + x->label());
-        s[d] = (s[d] + steps[d] - 1) / steps[d];
+        s[d] = s[d] == 0 ? 0 : (s[d] - 1) / steps[d] + 1;  // ceil(s / step) without overflow
     }
     NodePtr n = unary_like(OpKind::stride, x, s);
     n->a = steps;
@@ -266,8 +287,9 @@ NodePtr make_stride(const NodePtr& x, const std::vector<int64_t>& steps) {
 Shape window_shape(const Shape& in, int64_t axis, int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t dh,
                    int64_t dw) {
     auto out_len = [](int64_t n, int64_t k, int64_t s, int64_t d) {
-        int64_t span = d * (k - 1) + 1;
-        return n < span ? 0 : (n - span) / s + 1;
+        if (n == 0 || k - 1 > (n - 1) / d) return int64_t(0);  // the window is longer than the axis
+        int64_t span = d * (k - 1) + 1;                         // <= n: no overflow
+        return (n - span) / s + 1;
     };
     Shape s(in.begin(), in.begin() + axis);
     s.push_back(out_len(in[size_t(axis)], kh, sh, dh));

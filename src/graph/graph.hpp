@@ -119,8 +119,18 @@ struct Node {
     ~Node();
 };
 
+// Product of the sizes. Every node's shape passed shape_fits() when the node was built, so this
+// cannot overflow for a node's shape.
 int64_t shape_numel(const Shape& s);
 std::string shape_str(const Shape& s);  // "[2,3]"
+// The number of elements of `s` (0 when any size is 0), or -1 when a size is negative or the
+// product does not fit in int64_t.
+int64_t shape_numel_checked(const Shape& s);
+// Whether a tensor of `s` and `t` can exist: sizes >= 0, and numel · dtype size fits in int64_t
+// (so element counts, byte sizes and view offsets never overflow). Every node is checked when it
+// is built: a shape that does not fit throws InvalidArgument naming the node's op and shape (the
+// API layer checks first, naming the user's op; this is the net under it).
+bool shape_fits(const Shape& s, DType t);
 
 // ---- builders (shapes and dtypes follow OpKind; arguments are trusted) -----------------------------
 NodePtr make_buffer(std::shared_ptr<Buffer> buffer, DType dtype, const Shape& shape);

@@ -3,6 +3,7 @@
 // every tensor still works.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <functional>
 
 #include "zyx/tensor.hpp"
@@ -85,7 +86,9 @@ TEST(Errors, DtypeMismatch) {
 TEST(Errors, CreationArguments) {
     expect_error([] { zyx::tensor(std::vector<float>{1, 2, 3}, {2, 2}); }, {"tensor", "3 values", "[2,2]", "4 elements"});
     expect_error([] { zyx::tensor({{1.f, 2.f}, {3.f}}); }, {"ragged", "row 1", "1 values", "2"});
-    expect_error([] { zyx::zeros({2, -1}); }, {"full", "negative", "[2,-1]"});
+    expect_error([] { zyx::zeros({2, -1}); }, {"zeros", "negative", "[2,-1]"});
+    expect_error([] { zyx::full({-1}, 2); }, {"full", "negative", "[-1]"});
+    expect_error([] { zyx::eye(2, -5); }, {"eye", "negative", "[2,-5]"});
     expect_error([] { zyx::arange(0, 5, 0); }, {"arange", "step 0"});
     expect_error([] { zyx::randint(3, 3, {2}); }, {"randint", "[3, 3)"});
     expect_error([] { zyx::linspace(0, 1, -2); }, {"linspace", "-2"});
@@ -103,6 +106,38 @@ TEST(Errors, NetworkArguments) {
     expect_error([x] { zyx::max_pool2d(x, 2, 2, 2); }, {"max_pool2d", "padding 2", "kernel 2"});
     expect_error([x] { zyx::layer_norm(x, {4}); }, {"layer_norm", "[4]", "[1,3,5,5]"});
     expect_error([] { zyx::cross_entropy(zyx::ones({2, 3}), zyx::ones({3}, DType::i32)); }, {"cross_entropy", "[2,3]", "[3]"});
+}
+
+// Shapes whose element count (or byte size) does not fit in 64 bits are refused by the op that
+// would make them, naming it and the shape; sizes that only overflow on the way are checked too.
+TEST(Errors, ShapeOverflow) {
+    const int64_t big = INT64_MAX, g = int64_t(1) << 32;
+    expect_error([=] { zyx::zeros({g, g}); }, {"zeros", "[4294967296,4294967296]", "64 bits"});
+    expect_error([=] { zyx::ones({big, 4}); }, {"ones", "[9223372036854775807,4]", "64 bits"});
+    expect_error([=] { zyx::zeros({big / 2}); }, {"zeros", "[4611686018427387903]", "f32", "bytes"});
+    expect_error([=] { zyx::rand({g, g}); }, {"rand", "[4294967296,4294967296]"});
+    expect_error([=] { zyx::ones({1}).expand({big, 2}); }, {"expand", "[9223372036854775807,2]", "64 bits"});
+    expect_error([=] { a23.repeat({big, 1}); }, {"repeat", "[9223372036854775807,1]", "[2,3]", "overflows"});
+    expect_error([=] { a23.pad({{big, 1}}); }, {"pad", "(9223372036854775807, 1)", "axis 0", "[2,3]", "overflows"});
+    expect_error([=] { a23.pad({{INT64_MIN, 0}}); }, {"pad", "axis 0", "[2,3]"});
+    expect_error([=] { a23.reshape({g, g, 0, 6}); }, {"reshape", "[4294967296,4294967296,0,6]"});
+    expect_error([=] { a23.reshape({-1, g, g}); }, {"reshape", "too many elements"});
+    Tensor huge = zyx::zeros({int64_t(1) << 62}, DType::u8);  // fine on its own (lazy, 4 EiB)
+    expect_error([=] { zyx::cat({huge, huge, huge, huge}); }, {"cat", "axis 0", "overflows"});
+    expect_error([=] { zyx::zeros({g, 1}) + zyx::zeros({1, g}); }, {"add", "[4294967296,1]", "[1,4294967296]", "64 bits"});
+    expect_error([=] { zyx::zeros({g, 4}).matmul(zyx::zeros({4, g})); }, {"matmul", "[4294967296,4]", "[4,4294967296]"});
+    expect_error([] { zyx::arange(0, 1e300); }, {"arange", "2^62"});
+    expect_error([=] { zyx::eye(g, g); }, {"eye", "[4294967296,4294967296]"});
+    Tensor img = zyx::ones({1, 1, 4, 4});
+    expect_error([=] { zyx::max_pool2d(img, 3, 1, big); }, {"max_pool2d", "padding 9223372036854775807"});
+    zyx::Conv2dOptions o;
+    o.padding = big;
+    expect_error([=] { zyx::conv2d(img, zyx::ones({1, 1, 1, 1}), Tensor(), o); }, {"conv2d", "padding", "overflows"});
+    // Shapes with a 0 are empty whatever the other sizes; steps and chunk counts near the limit work.
+    EXPECT_EQ(zyx::zeros({big, 0}).numel(), 0);
+    EXPECT_EQ(a23.slice(1, 0, 3, big).shape(), (zyx::Shape{2, 1}));
+    EXPECT_EQ(a23.chunk(big, 1).size(), 3u);
+    EXPECT_EQ(a23.sum().item<float>(), 6.f);  // and everything still works
 }
 
 TEST(Errors, ReadingAndHandles) {
