@@ -222,8 +222,9 @@ public:
         check_item();
         return to_vector<T>()[0];
     }
-    // PyTorch-style text: "tensor([[1., 2.],\n        [3., 4.]])", with ", dtype=i32" when
-    // the dtype is not f32 and ", device='tt:0'" when not on the host. Realizes.
+    // PyTorch-style text: "tensor([[1., 2.],\n        [3., 4.]])", with ", dtype=i32" unless the
+    // dtype is one PyTorch leaves implied (f32, i64 and bool; for an empty tensor only f32) and
+    // ", device='tt:0'" when not on the host. Realizes.
     std::string to_string() const;
 
     // ---- evaluation ------------------------------------------------------------------------------

@@ -196,7 +196,11 @@ std::string Tensor::to_string() const {
         Formatter f(v, shown);
         body = v.shape.empty() ? f.format(0) : p.tensor_str(0, 0, indent, f);
     }
-    if (n->dtype != DType::f32) suffixes.push_back("dtype=" + dname(n->dtype));
+    // As PyTorch: no dtype for the default float (f32), int64 and bool; an empty tensor shows every
+    // dtype but f32 (there are no values to tell it by).
+    bool implied = n->dtype == DType::f32 ||
+                   (n->numel() != 0 && (n->dtype == DType::i64 || n->dtype == DType::bool_));
+    if (!implied) suffixes.push_back("dtype=" + dname(n->dtype));
     std::string s = prefix + body;
     for (const std::string& suf : suffixes) {
         size_t last = s.size() - (s.rfind('\n') == std::string::npos ? 0 : s.rfind('\n') + 1);

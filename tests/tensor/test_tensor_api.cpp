@@ -40,7 +40,13 @@ TEST(Print, NonFiniteValues) {
 
 TEST(Print, IntegersBoolAndDtypeSuffix) {
     EXPECT_EQ(zyx::tensor({-1, 10, 100}).to_string(), "tensor([ -1,  10, 100], dtype=i32)");
-    EXPECT_EQ(zyx::tensor({{true, false}}).to_string(), "tensor([[ True, False]], dtype=bool)");
+    // PyTorch leaves f32, int64 and bool implied, except for empty tensors (no values to tell by).
+    EXPECT_EQ(zyx::tensor({{true, false}}).to_string(), "tensor([[ True, False]])");
+    EXPECT_EQ(zyx::full({}, true, DType::bool_).to_string(), "tensor(True)");
+    EXPECT_EQ(zyx::zeros({0}, DType::bool_).to_string(), "tensor([], dtype=bool)");
+    EXPECT_EQ(zyx::zeros({2, 0}, DType::bool_).to_string(), "tensor([], size=(2, 0), dtype=bool)");
+    EXPECT_EQ(zyx::tensor(std::vector<int64_t>{1, -2}).to_string(), "tensor([ 1, -2])");
+    EXPECT_EQ(zyx::zeros({3, 0}, DType::i64).to_string(), "tensor([], size=(3, 0), dtype=i64)");
     EXPECT_EQ(zyx::tensor({1.f, 2.f}).cast(DType::bf16).to_string(), "tensor([1., 2.], dtype=bf16)");
     EXPECT_EQ(zyx::tensor(std::vector<uint64_t>{18446744073709551615ull}).to_string(),
               "tensor([18446744073709551615], dtype=u64)");
