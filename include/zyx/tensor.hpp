@@ -72,10 +72,12 @@
 //
 // Shape is a std::vector<int64_t>; `{}` is a 0-d tensor (one element). Binary ops broadcast as
 // numpy: shapes are aligned at the right, size-1 axes stretch. Negative axes count from the end
-// (-1 = last). Sizes of 0 are allowed everywhere (empty tensors compute nothing; sum of an empty
-// axis is 0, prod 1, max -inf or the lowest integer, min +inf or the highest; argmax of an empty
-// axis is an error). Every tensor's element count times its dtype size must fit in int64_t (2^63 − 1
-// bytes); an op whose result would not (zeros({1 << 32, 1 << 32}), expand, repeat, pad, cat,
+// (-1 = last). As in PyTorch, a 0-d tensor takes axis 0 or -1 in reductions (sum(0) …, var,
+// logsumexp, argmax), softmax, log_softmax, flip, squeeze and transpose: it names no axis.
+// Sizes of 0 are allowed everywhere (empty tensors compute nothing; sum of an empty axis is 0,
+// prod 1, max -inf or the lowest integer, min +inf or the highest; argmax of an empty axis is an
+// error). Every tensor's element count times its dtype size must fit in int64_t (2^63 − 1 bytes);
+// an op whose result would not (zeros({1 << 32, 1 << 32}), expand, repeat, pad, cat,
 // broadcasting, matmul …) throws InvalidArgument naming the op and the shape.
 //
 // ---- Errors ----------------------------------------------------------------------------------------------
@@ -374,7 +376,7 @@ public:
     Tensor operator[](int64_t i) const;
     Tensor flip(Axes axes) const;
     Tensor squeeze() const;                  // drops every size-1 axis
-    Tensor squeeze(int axis) const;          // drops one size-1 axis
+    Tensor squeeze(int axis) const;          // drops `axis` if its size is 1 (else no change, as PyTorch)
     Tensor unsqueeze(int axis) const;        // inserts a size-1 axis before `axis` (-1: at the end)
     // Tiles the tensor: repeats[d] copies along axis d (more repeats than axes adds axes in front).
     Tensor repeat(const Shape& repeats) const;
@@ -531,21 +533,30 @@ Tensor dot(const Tensor& x, const Tensor& y);
 void realize(const std::vector<Tensor>& tensors);
 
 // ---- neural-network functions ---------------------------------------------------------------------
-// x [N, C_in, H, W], weight [C_out, C_in / groups, KH, KW], bias [C_out] or undefined.
-// Output [N, C_out, OH, OW] with OH = (H + 2·padding − dilation·(KH − 1) − 1) / stride + 1.
-// One kernel: the padded input is read through a masked view, windows are strided views.
+// A size per spatial axis, (height, width): one number for both (`2`) or a pair (`{2, 3}`).
+struct Size2d {
+    int64_t h = 0, w = 0;
+    Size2d(int64_t both) : h(both), w(both) {}  // NOLINT: implicit by design (conv2d(…, {.stride = 2}))
+    Size2d(int64_t height, int64_t width) : h(height), w(width) {}
+};
+
+// x [N, C_in, H, W] (or [C_in, H, W]), weight [C_out, C_in / groups, KH, KW] (KH and KW may
+// differ), bias [C_out] or undefined. Stride, padding and dilation: one number or (h, w).
+// Output [N, C_out, OH, OW] with OH = (H + 2·padding.h − dilation.h·(KH − 1) − 1) / stride.h + 1,
+// OW likewise. One kernel: the padded input is read through a masked view, windows are strided
+// views.
 struct Conv2dOptions {
-    int64_t stride = 1;
-    int64_t padding = 0;
-    int64_t dilation = 1;
+    Size2d stride = 1;
+    Size2d padding = 0;
+    Size2d dilation = 1;
     int64_t groups = 1;
 };
 Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor(), Conv2dOptions options = {});
-// x [N, C, H, W] (or [C, H, W]); stride defaults to the kernel size; padding reads -inf (max)
-// or 0 (avg, counted in the average as PyTorch's count_include_pad=true).
-Tensor max_pool2d(const Tensor& x, int64_t kernel_size, int64_t stride = 0, int64_t padding = 0,
-                  int64_t dilation = 1);
-Tensor avg_pool2d(const Tensor& x, int64_t kernel_size, int64_t stride = 0, int64_t padding = 0);
+// x [N, C, H, W] (or [C, H, W]); kernel, stride, padding (and dilation) are one number or (h, w);
+// stride 0 (the default) means the kernel size; padding reads -inf (max) or 0 (avg, counted in
+// the average as PyTorch's count_include_pad=true) and may be at most half the kernel.
+Tensor max_pool2d(const Tensor& x, Size2d kernel_size, Size2d stride = 0, Size2d padding = 0, Size2d dilation = 1);
+Tensor avg_pool2d(const Tensor& x, Size2d kernel_size, Size2d stride = 0, Size2d padding = 0);
 // Normalises over the last normalized_shape.size() axes; weight/bias of normalized_shape or undefined.
 Tensor layer_norm(const Tensor& x, const Shape& normalized_shape, const Tensor& weight = Tensor(),
                   const Tensor& bias = Tensor(), double eps = 1e-5);

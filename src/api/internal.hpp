@@ -37,6 +37,9 @@ int64_t mul_sizes(const char* op, int64_t a, int64_t b, const std::string& what)
 int64_t norm_axis(const char* op, int axis, const Shape& shape, bool extra = false);
 // Sorted, checked for duplicates.
 std::vector<int64_t> norm_axes(const char* op, const std::vector<int>& axes, const Shape& shape);
+// norm_axes for ops that take a dimension of a 0-d tensor as PyTorch does: a 0-d tensor accepts
+// axis 0 or -1 (once), which names no axis (the result is empty). Same as norm_axes otherwise.
+std::vector<int64_t> dim_axes(const char* op, const std::vector<int>& axes, const Shape& shape);
 
 // ---- promotion (rules in tensor.hpp) --------------------------------------------------------------
 DType promote(DType a, DType b);

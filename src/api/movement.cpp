@@ -109,6 +109,11 @@ Tensor Tensor::permute(const std::vector<int>& axes) const {
 
 Tensor Tensor::transpose(int axis0, int axis1) const {
     NodePtr x = node_of(*this, "transpose");
+    if (x->shape.empty()) {  // axes 0 / -1 of a 0-d tensor, as PyTorch
+        dim_axes("transpose", {axis0}, x->shape);
+        dim_axes("transpose", {axis1}, x->shape);
+        return *this;
+    }
     int64_t a = norm_axis("transpose", axis0, x->shape), b = norm_axis("transpose", axis1, x->shape);
     std::vector<int64_t> p(x->shape.size());
     for (size_t d = 0; d < p.size(); ++d) p[d] = int64_t(d);
@@ -207,7 +212,7 @@ Tensor Tensor::operator[](int64_t i) const {
 
 Tensor Tensor::flip(Axes axes) const {
     NodePtr x = node_of(*this, "flip");
-    std::vector<int64_t> a = norm_axes("flip", axes.list(), x->shape);
+    std::vector<int64_t> a = dim_axes("flip", axes.list(), x->shape);
     if (a.empty()) return *this;
     return wrap(graph::make_flip(x, a));
 }
@@ -222,10 +227,9 @@ Tensor Tensor::squeeze() const {
 
 Tensor Tensor::squeeze(int axis) const {
     NodePtr x = node_of(*this, "squeeze");
+    if (dim_axes("squeeze", {axis}, x->shape).empty()) return *this;  // 0-d: axis 0 or -1
     int64_t a = norm_axis("squeeze", axis, x->shape);
-    if (x->shape[size_t(a)] != 1)
-        invalid("squeeze", "axis " + std::to_string(axis) + " of shape " + shape_str(x->shape) + " has size " +
-                               std::to_string(x->shape[size_t(a)]) + ", not 1");
+    if (x->shape[size_t(a)] != 1) return *this;  // as PyTorch: an axis of another size stays
     Shape s = x->shape;
     s.erase(s.begin() + a);
     return wrap(reshape_node(x, s));

@@ -52,26 +52,45 @@ NodePtr strip_batch(const NodePtr& y, bool added) {
     return graph::make_reshape(y, Shape(y->shape.begin() + 1, y->shape.end()));
 }
 
-// Windows [N, C, OH, OW, k, k] of x [N, C, H, W] padded by `padding` reading `pad_bits`.
-NodePtr windows(const char* op, const NodePtr& x, int64_t k, int64_t stride, int64_t padding, int64_t dilation,
+// "3" for a square size, "(3, 2)" otherwise (for messages).
+std::string size2d_str(Size2d s) {
+    if (s.h == s.w) return std::to_string(s.h);
+    std::string out = "(";  // appended step by step: GCC 12 warns (-Wrestrict) on "(" + to_string(…)
+    out += std::to_string(s.h);
+    out += ", ";
+    out += std::to_string(s.w);
+    out += ")";
+    return out;
+}
+
+// Windows [N, C, OH, OW, KH, KW] of x [N, C, H, W] padded by `padding` on each side of H and W,
+// the padding reading `pad_bits`.
+NodePtr windows(const char* op, const NodePtr& x, Size2d k, Size2d stride, Size2d padding, Size2d dilation,
                 uint64_t pad_bits) {
-    if (k < 1 || stride < 1 || padding < 0 || dilation < 1)
-        invalid(op, "kernel " + std::to_string(k) + ", stride " + std::to_string(stride) + ", padding " +
-                        std::to_string(padding) + ", dilation " + std::to_string(dilation) +
-                        " (kernel, stride, dilation >= 1, padding >= 0)");
-    std::string what = "padding " + std::to_string(padding) + " of input " + shape_str(x->shape);
-    int64_t ph = add_sizes(op, add_sizes(op, x->shape[2], padding, what), padding, what);
-    int64_t pw = add_sizes(op, add_sizes(op, x->shape[3], padding, what), padding, what);
+    if (k.h < 1 || k.w < 1 || stride.h < 1 || stride.w < 1 || padding.h < 0 || padding.w < 0 || dilation.h < 1 ||
+        dilation.w < 1)
+        invalid(op, "kernel " + size2d_str(k) + ", stride " + size2d_str(stride) + ", padding " + size2d_str(padding) +
+                        ", dilation " + size2d_str(dilation) + " (kernel, stride, dilation >= 1, padding >= 0)");
+    std::string what = "padding " + size2d_str(padding) + " of input " + shape_str(x->shape);
+    int64_t ph = add_sizes(op, add_sizes(op, x->shape[2], padding.h, what), padding.h, what);
+    int64_t pw = add_sizes(op, add_sizes(op, x->shape[3], padding.w, what), padding.w, what);
     // The window spans dilation·(k − 1) + 1 positions; compared without overflow.
-    if (ph == 0 || pw == 0 || k - 1 > (ph - 1) / dilation || k - 1 > (pw - 1) / dilation)
-        invalid(op, "kernel " + std::to_string(k) + " (dilation " + std::to_string(dilation) + ") is larger than the input " +
-                        shape_str(x->shape) + " padded by " + std::to_string(padding) + " ([" + std::to_string(ph) +
-                        "," + std::to_string(pw) + "])");
+    if (ph == 0 || pw == 0 || k.h - 1 > (ph - 1) / dilation.h || k.w - 1 > (pw - 1) / dilation.w)
+        invalid(op, "kernel " + size2d_str(k) + " (dilation " + size2d_str(dilation) + ") is larger than the input " +
+                        shape_str(x->shape) + " padded by " + size2d_str(padding) + " ([" + std::to_string(ph) + "," +
+                        std::to_string(pw) + "])");
     check_shape(op, {x->shape[0], x->shape[1], ph, pw}, x->dtype);
     NodePtr p = x;
-    if (padding > 0)
-        p = graph::make_pad(x, {0, 0, padding, padding}, {0, 0, padding, padding}, pad_bits);
-    return graph::make_window(p, 2, k, k, stride, stride, dilation, dilation);
+    if (padding.h > 0 || padding.w > 0)
+        p = graph::make_pad(x, {0, 0, padding.h, padding.w}, {0, 0, padding.h, padding.w}, pad_bits);
+    return graph::make_window(p, 2, k.h, k.w, stride.h, stride.w, dilation.h, dilation.w);
+}
+
+// Pooling arguments: stride 0 means the kernel size; padding at most half the kernel (PyTorch's rule).
+Size2d pool_stride(Size2d kernel, Size2d stride) { return (stride.h == 0 && stride.w == 0) ? kernel : stride; }
+void check_pool_padding(const char* op, Size2d kernel, Size2d padding) {
+    if (padding.h > kernel.h / 2 || padding.w > kernel.w / 2)
+        invalid(op, "padding " + size2d_str(padding) + " exceeds half the kernel " + size2d_str(kernel));
 }
 
 }  // namespace
@@ -113,24 +132,27 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Con
     NodePtr x = as_nchw("conv2d", node_of(input, "conv2d"), &added);
     NodePtr w = node_of(weight, "conv2d");
     same_device("conv2d", x, w);
-    if (w->shape.size() != 4 || w->shape[2] != w->shape[3])
-        invalid("conv2d", "weight must be [C_out, C_in/groups, K, K], got " + shape_str(w->shape));
-    int64_t N = x->shape[0], C = x->shape[1], O = w->shape[0], Cg = w->shape[1], k = w->shape[2];
+    if (w->shape.size() != 4)
+        invalid("conv2d", "weight must be [C_out, C_in/groups, KH, KW], got " + shape_str(w->shape));
+    int64_t N = x->shape[0], C = x->shape[1], O = w->shape[0], Cg = w->shape[1], kh = w->shape[2], kw = w->shape[3];
     int64_t G = o.groups;
     if (G < 1 || C % G != 0 || O % G != 0 || Cg * G != C)
         invalid("conv2d", "input " + shape_str(x->shape) + " and weight " + shape_str(w->shape) + " with groups " +
                               std::to_string(G) + " (need C_in = weight[1] · groups and C_out divisible by groups)");
     DType t = promote(x->dtype, w->dtype);
     if (t == DType::bool_) invalid("conv2d", "not defined on bool tensors");
-    NodePtr win = windows("conv2d", cast_to(x, t), k, o.stride, o.padding, o.dilation, 0);  // [N,C,OH,OW,k,k]
+    NodePtr win = windows("conv2d", cast_to(x, t), {kh, kw}, o.stride, o.padding, o.dilation, 0);  // [N,C,OH,OW,kh,kw]
     int64_t OH = win->shape[2], OW = win->shape[3], Og = O / G;
-    // input  [N, G, Cg, OH, OW, k, k] → [N, G, 1, OH, OW, Cg, k, k] → expand over Og
-    NodePtr xi = graph::make_reshape(win, {N, G, Cg, OH, OW, k, k});
+    Shape full = {N, G, Og, OH, OW, Cg, kh, kw};
+    if (!graph::shape_fits(full, t))
+        invalid("conv2d", "input " + shape_str(x->shape) + " and weight " + shape_str(w->shape) +
+                              ": the index space " + shape_str(full) + " has more elements than fit in 64 bits");
+    // input  [N, G, Cg, OH, OW, kh, kw] → [N, G, 1, OH, OW, Cg, kh, kw] → expand over Og
+    NodePtr xi = graph::make_reshape(win, {N, G, Cg, OH, OW, kh, kw});
     xi = graph::make_permute(xi, {0, 1, 3, 4, 2, 5, 6});
-    Shape full = {N, G, Og, OH, OW, Cg, k, k};
-    xi = graph::make_expand(graph::make_reshape(xi, {N, G, 1, OH, OW, Cg, k, k}), full);
-    // weight [O, Cg, k, k] → [1, G, Og, 1, 1, Cg, k, k] → expand over N, OH, OW
-    NodePtr wi = graph::make_expand(graph::make_reshape(cast_to(w, t), {1, G, Og, 1, 1, Cg, k, k}), full);
+    xi = graph::make_expand(graph::make_reshape(xi, {N, G, 1, OH, OW, Cg, kh, kw}), full);
+    // weight [O, Cg, kh, kw] → [1, G, Og, 1, 1, Cg, kh, kw] → expand over N, OH, OW
+    NodePtr wi = graph::make_expand(graph::make_reshape(cast_to(w, t), {1, G, Og, 1, 1, Cg, kh, kw}), full);
     NodePtr y = reduce_node(Op::reduce_sum, bin(Op::mul, xi, wi), {5, 6, 7}, false);
     y = graph::make_reshape(y, {N, O, OH, OW});
     if (bias.defined()) {
@@ -143,29 +165,25 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Con
     return wrap(strip_batch(y, added));
 }
 
-Tensor max_pool2d(const Tensor& input, int64_t kernel_size, int64_t stride, int64_t padding, int64_t dilation) {
+Tensor max_pool2d(const Tensor& input, Size2d kernel_size, Size2d stride, Size2d padding, Size2d dilation) {
     bool added;
     NodePtr x = as_nchw("max_pool2d", node_of(input, "max_pool2d"), &added);
-    if (padding > kernel_size / 2)
-        invalid("max_pool2d", "padding " + std::to_string(padding) + " exceeds half the kernel " +
-                                  std::to_string(kernel_size));
+    check_pool_padding("max_pool2d", kernel_size, padding);
     // Padding reads the dtype's lowest value: -inf for floats; for integers -inf saturates to the
     // minimum by the cast rules (0 for unsigned); false for bool.
     uint64_t lowest = x->dtype == DType::bool_ ? 0 : kernel::bits_from_double(x->dtype, -INFINITY);
-    NodePtr win = windows("max_pool2d", x, kernel_size, stride ? stride : kernel_size, padding, dilation, lowest);
+    NodePtr win = windows("max_pool2d", x, kernel_size, pool_stride(kernel_size, stride), padding, dilation, lowest);
     return wrap(strip_batch(reduce_node(Op::reduce_max, win, {4, 5}, false), added));
 }
 
-Tensor avg_pool2d(const Tensor& input, int64_t kernel_size, int64_t stride, int64_t padding) {
+Tensor avg_pool2d(const Tensor& input, Size2d kernel_size, Size2d stride, Size2d padding) {
     bool added;
     NodePtr x = as_nchw("avg_pool2d", node_of(input, "avg_pool2d"), &added);
-    if (padding > kernel_size / 2)
-        invalid("avg_pool2d", "padding " + std::to_string(padding) + " exceeds half the kernel " +
-                                  std::to_string(kernel_size));
+    check_pool_padding("avg_pool2d", kernel_size, padding);
     x = cast_to(x, float_of(x->dtype));
-    NodePtr win = windows("avg_pool2d", x, kernel_size, stride ? stride : kernel_size, padding, 1, 0);
+    NodePtr win = windows("avg_pool2d", x, kernel_size, pool_stride(kernel_size, stride), padding, 1, 0);
     NodePtr s = reduce_node(Op::reduce_sum, win, {4, 5}, false);
-    return wrap(strip_batch(bin_lit(Op::div, s, double(kernel_size * kernel_size)), added));
+    return wrap(strip_batch(bin_lit(Op::div, s, double(kernel_size.h) * double(kernel_size.w)), added));
 }
 
 Tensor layer_norm(const Tensor& input, const Shape& normalized_shape, const Tensor& weight, const Tensor& bias,

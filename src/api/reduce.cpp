@@ -45,7 +45,7 @@ NodePtr lit(const NodePtr& like, double v) {
 
 Tensor reduce_op(const Tensor& t, Op op, const std::vector<int>& axes_in, bool keepdim, const char* name) {
     NodePtr x = node_of(t, name);
-    std::vector<int64_t> axes = norm_axes(name, axes_in, x->shape);
+    std::vector<int64_t> axes = dim_axes(name, axes_in, x->shape);
     if (op == Op::reduce_sum || op == Op::reduce_prod) x = cast_to(x, sum_dtype(x->dtype));
     return wrap(reduce_node(op, x, axes, keepdim));
 }
@@ -75,6 +75,10 @@ NodePtr logsumexp_node(const NodePtr& x, const std::vector<int64_t>& axes) {
 
 Tensor arg_op(const Tensor& t, int axis, bool keepdim, bool is_max, const char* name) {
     NodePtr x = node_of(t, name);
+    if (x->shape.empty()) {  // a 0-d tensor: its one element is at position 0 (axis 0 or -1, as PyTorch)
+        dim_axes(name, {axis}, x->shape);
+        return wrap(graph::make_constant(0, DType::i32, {}, x->device, false));
+    }
     int64_t a = norm_axis(name, axis, x->shape);
     int64_t n = x->shape[size_t(a)];
     if (n == 0) invalid(name, "axis " + std::to_string(axis) + " of shape " + shape_str(x->shape) + " is empty");
@@ -109,14 +113,14 @@ Tensor Tensor::min(Axes axes, bool keepdim) const { return reduce_op(*this, Op::
 Tensor Tensor::mean() const { return mean(all_axes(node_of(*this, "mean")), false); }
 Tensor Tensor::mean(Axes axes, bool keepdim) const {
     NodePtr x = node_of(*this, "mean");
-    std::vector<int64_t> a = norm_axes("mean", axes.list(), x->shape);
+    std::vector<int64_t> a = dim_axes("mean", axes.list(), x->shape);
     return wrap(cast_to(mean_node(to_opmath(x), a, keepdim), out_dtype(x)));
 }
 
 Tensor Tensor::var() const { return var(all_axes(node_of(*this, "var")), false, 1); }
 Tensor Tensor::var(Axes axes, bool keepdim, int correction) const {
     NodePtr x = node_of(*this, "var");
-    std::vector<int64_t> a = norm_axes("var", axes.list(), x->shape);
+    std::vector<int64_t> a = dim_axes("var", axes.list(), x->shape);
     return wrap(cast_to(var_node(to_opmath(x), a, keepdim, correction), out_dtype(x)));
 }
 Tensor Tensor::std() const { return stddev(); }
@@ -124,7 +128,7 @@ Tensor Tensor::std(Axes axes, bool keepdim, int correction) const { return stdde
 Tensor Tensor::stddev() const { return stddev(all_axes(node_of(*this, "stddev")), false, 1); }
 Tensor Tensor::stddev(Axes axes, bool keepdim, int correction) const {
     NodePtr x = node_of(*this, "stddev");
-    std::vector<int64_t> a = norm_axes("stddev", axes.list(), x->shape);
+    std::vector<int64_t> a = dim_axes("stddev", axes.list(), x->shape);
     return wrap(cast_to(un(Op::sqrt, var_node(to_opmath(x), a, keepdim, correction)), out_dtype(x)));
 }
 
@@ -135,6 +139,10 @@ Tensor Tensor::argmin(int axis, bool keepdim) const { return arg_op(*this, axis,
 
 Tensor Tensor::softmax(int axis) const {
     NodePtr x = node_of(*this, "softmax");
+    if (x->shape.empty()) {  // axis 0 or -1 of a 0-d tensor: the softmax of one element
+        dim_axes("softmax", {axis}, x->shape);
+        return reshape({1}).softmax(0).reshape({});
+    }
     int64_t a = norm_axis("softmax", axis, x->shape);
     DType out = out_dtype(x);
     x = to_opmath(x);
@@ -146,6 +154,10 @@ Tensor Tensor::softmax(int axis) const {
 
 Tensor Tensor::log_softmax(int axis) const {
     NodePtr x = node_of(*this, "log_softmax");
+    if (x->shape.empty()) {
+        dim_axes("log_softmax", {axis}, x->shape);
+        return reshape({1}).log_softmax(0).reshape({});
+    }
     int64_t a = norm_axis("log_softmax", axis, x->shape);
     DType out = out_dtype(x);
     x = to_opmath(x);
@@ -154,7 +166,7 @@ Tensor Tensor::log_softmax(int axis) const {
 
 Tensor Tensor::logsumexp(Axes axes, bool keepdim) const {
     NodePtr x = node_of(*this, "logsumexp");
-    std::vector<int64_t> a = norm_axes("logsumexp", axes.list(), x->shape);
+    std::vector<int64_t> a = dim_axes("logsumexp", axes.list(), x->shape);
     DType out = out_dtype(x);
     if (a.empty()) return wrap(cast_to(x, out));
     x = to_opmath(x);

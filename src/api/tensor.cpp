@@ -70,6 +70,15 @@ std::vector<int64_t> norm_axes(const char* op, const std::vector<int>& axes, con
     return out;
 }
 
+std::vector<int64_t> dim_axes(const char* op, const std::vector<int>& axes, const Shape& shape) {
+    if (!shape.empty()) return norm_axes(op, axes, shape);
+    for (int a : axes)
+        if (a != 0 && a != -1)
+            invalid(op, "axis " + std::to_string(a) + " out of range for a 0-d tensor (axes -1 to 0)");
+    if (axes.size() > 1) invalid(op, "axis 0 given twice for a 0-d tensor");
+    return {};
+}
+
 DType default_float() { return DType::f32; }
 DType default_int() { return DType::i32; }
 

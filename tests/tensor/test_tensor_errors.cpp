@@ -50,7 +50,16 @@ TEST(Errors, BadAxis) {
     expect_error([] { a23.permute({0, 0}); }, {"permute", "[0,0]", "repeat"});
     expect_error([] { a23.permute({1}); }, {"permute", "[1]", "[2,3]", "one per axis"});
     expect_error([] { a23.transpose(0, 5); }, {"transpose", "axis 5"});
-    expect_error([] { a23.squeeze(0); }, {"squeeze", "axis 0", "[2,3]", "size 2"});
+    expect_error([] { a23.squeeze(2); }, {"squeeze", "axis 2", "[2,3]"});
+    EXPECT_EQ(a23.squeeze(0).shape(), (zyx::Shape{2, 3}));  // size 2: unchanged, as PyTorch
+    // A 0-d tensor takes axis 0 and -1 (as PyTorch), nothing else.
+    Tensor s = zyx::full({}, 2.f);
+    expect_error([s] { s.sum(1); }, {"sum", "axis 1", "0-d"});
+    expect_error([s] { s.sum({0, -1}); }, {"sum", "given twice", "0-d"});
+    expect_error([s] { s.softmax(-2); }, {"softmax", "axis -2", "0-d"});
+    expect_error([s] { s.argmax(1); }, {"argmax", "axis 1", "0-d"});
+    expect_error([s] { s.size(0); }, {"size", "axis 0", "[]"});
+    expect_error([s] { zyx::cat({s, s}); }, {"cat", "axis 0", "[]"});
     expect_error([] { a23.unsqueeze(4); }, {"unsqueeze", "axis 4"});
     expect_error([] { a23.argmax(3); }, {"argmax", "axis 3"});
     expect_error([] { zyx::ones({2, 0}).argmax(1); }, {"argmax", "empty", "[2,0]"});

@@ -879,6 +879,25 @@ Table reduce_group() {
           [add](const Refs& r) { return reduce(r[0], {0, 2}, false, f32, 0, add); });
     t.add("sum 0-d", {R(f32, {})}, [](const Ins& x, Device) { return x[0].sum(); },
           [](const Refs& r) { return r[0]; });
+    // A 0-d tensor takes axis 0 or -1, as PyTorch (reducing its one element).
+    auto same = [](const Refs& r) { return r[0]; };
+    t.add("sum 0-d axis 0", {R(f32, {})}, [](const Ins& x, Device) { return x[0].sum(0); }, same);
+    t.add("sum 0-d axis -1 keepdim i8 -> i32", {I(i8, {})}, [](const Ins& x, Device) { return x[0].sum(-1, true); },
+          [](const Refs& r) { return cast(r[0], i32); });
+    t.add("prod 0-d axis 0", {R(f32, {})}, [](const Ins& x, Device) { return x[0].prod(0); }, same);
+    t.add("max 0-d axis -1", {I(i32, {})}, [](const Ins& x, Device) { return x[0].max(-1); }, same);
+    t.add("mean 0-d axis 0", {R(f32, {})}, [](const Ins& x, Device) { return x[0].mean(0); }, same);
+    t.add("var 0-d axis 0 (n − 1 = 0: nan)", {R(f32, {})}, [](const Ins& x, Device) { return x[0].var(0); },
+          [](const Refs& r) { return map(r[0], f32, [](double) { return kNaN; }); });
+    t.add("std 0-d axis 0 correction 0", {R(f32, {})}, [](const Ins& x, Device) { return x[0].std(0, false, 0); },
+          [](const Refs& r) { return map(r[0], f32, [](double) { return 0.0; }); });
+    t.add("logsumexp 0-d axis 0", {R(f32, {})}, [](const Ins& x, Device) { return x[0].logsumexp(0); }, same);
+    t.add("softmax 0-d axis 0", {R(f32, {})}, [](const Ins& x, Device) { return x[0].softmax(0); },
+          [](const Refs& r) { return map(r[0], f32, [](double) { return 1.0; }); });
+    t.add("log_softmax 0-d axis -1", {R(f32, {})}, [](const Ins& x, Device) { return x[0].log_softmax(-1); },
+          [](const Refs& r) { return map(r[0], f32, [](double) { return 0.0; }); });
+    t.add("argmax 0-d axis 0", {R(f32, {})}, [](const Ins& x, Device) { return x[0].argmax(0, true); },
+          [](const Refs& r) { return map(r[0], i32, [](double) { return 0.0; }); });
     t.add("max NaN propagates", {Sp(f32, {2, 5})}, [](const Ins& x, Device) { return x[0].max(1); },
           [](const Refs& r) { return reduce(r[0], {1}, false, f32, -kInf, nan_max); });
     return t;
@@ -995,6 +1014,11 @@ Table movement_group() {
     movement(t, "squeeze", {1, 3, 1}, [](const Tensor& x) { return x.squeeze(); }, [](const Ref& a) { return reshape(a, {3}); });
     movement(t, "squeeze axis", {1, 3, 1}, [](const Tensor& x) { return x.squeeze(-1); },
              [](const Ref& a) { return reshape(a, {1, 3}); });
+    movement(t, "squeeze axis of size 3: unchanged", {2, 3}, [](const Tensor& x) { return x.squeeze(1); },
+             [](const Ref& a) { return a; });
+    t.add("squeeze, flip, transpose of 0-d", {R(f32, {})},
+          [](const Ins& x, Device) { return x[0].squeeze(0).flip(-1).transpose(0, -1) * 2; },
+          [](const Refs& r) { return map(r[0], f32, [](double v) { return 2 * v; }); });
     movement(t, "unsqueeze", {2, 3}, [](const Tensor& x) { return x.unsqueeze(1); },
              [](const Ref& a) { return reshape(a, {2, 1, 3}); });
     movement(t, "unsqueeze end", {2, 3}, [](const Tensor& x) { return x.unsqueeze(-1); },
@@ -1072,11 +1096,10 @@ Ref matmul_ref(const Ref& a, const Ref& b, DType t) {
 }
 
 Ref conv_ref(const Ref& x, const Ref& w, const Ref* bias, zyx::Conv2dOptions o) {
-    int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
-    int64_t O = w.shape[0], Cg = w.shape[1], k = w.shape[2], G = o.groups, Og = O / G;
-    int64_t OH = (H + 2 * o.padding - o.dilation * (k - 1) - 1) / o.stride + 1;
-    int64_t OW = (W + 2 * o.padding - o.dilation * (k - 1) - 1) / o.stride + 1;
-    (void)C;
+    int64_t N = x.shape[0], H = x.shape[2], W = x.shape[3];
+    int64_t O = w.shape[0], Cg = w.shape[1], KH = w.shape[2], KW = w.shape[3], G = o.groups, Og = O / G;
+    int64_t OH = (H + 2 * o.padding.h - o.dilation.h * (KH - 1) - 1) / o.stride.h + 1;
+    int64_t OW = (W + 2 * o.padding.w - o.dilation.w * (KW - 1) - 1) / o.stride.w + 1;
     Ref r{{N, O, OH, OW}, x.dtype, {}};
     for (int64_t n = 0; n < N; ++n)
         for (int64_t oc = 0; oc < O; ++oc)
@@ -1085,10 +1108,10 @@ Ref conv_ref(const Ref& x, const Ref& w, const Ref* bias, zyx::Conv2dOptions o) 
                     double s = bias ? bias->v[size_t(oc)] : 0;
                     int64_t g = oc / Og;
                     for (int64_t c = 0; c < Cg; ++c)
-                        for (int64_t kh = 0; kh < k; ++kh)
-                            for (int64_t kw = 0; kw < k; ++kw) {
-                                int64_t h = oh * o.stride - o.padding + kh * o.dilation;
-                                int64_t ww = ow * o.stride - o.padding + kw * o.dilation;
+                        for (int64_t kh = 0; kh < KH; ++kh)
+                            for (int64_t kw = 0; kw < KW; ++kw) {
+                                int64_t h = oh * o.stride.h - o.padding.h + kh * o.dilation.h;
+                                int64_t ww = ow * o.stride.w - o.padding.w + kw * o.dilation.w;
                                 if (h < 0 || h >= H || ww < 0 || ww >= W) continue;
                                 s += x.v[size_t(ravel({n, g * Cg + c, h, ww}, x.shape))] *
                                      w.v[size_t(ravel({oc, c, kh, kw}, w.shape))];
@@ -1098,9 +1121,9 @@ Ref conv_ref(const Ref& x, const Ref& w, const Ref* bias, zyx::Conv2dOptions o) 
     return r;
 }
 
-Ref pool_ref(const Ref& x, int64_t k, int64_t stride, int64_t pad, bool is_max) {
+Ref pool_ref(const Ref& x, zyx::Size2d k, zyx::Size2d stride, zyx::Size2d pad, bool is_max) {
     int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
-    int64_t OH = (H + 2 * pad - k) / stride + 1, OW = (W + 2 * pad - k) / stride + 1;
+    int64_t OH = (H + 2 * pad.h - k.h) / stride.h + 1, OW = (W + 2 * pad.w - k.w) / stride.w + 1;
     Ref r{{N, C, OH, OW}, float_of(x.dtype), {}};
     if (is_max) r.dtype = x.dtype;
     for (int64_t n = 0; n < N; ++n)
@@ -1108,16 +1131,20 @@ Ref pool_ref(const Ref& x, int64_t k, int64_t stride, int64_t pad, bool is_max) 
             for (int64_t oh = 0; oh < OH; ++oh)
                 for (int64_t ow = 0; ow < OW; ++ow) {
                     double acc = is_max ? -kInf : 0;
-                    for (int64_t kh = 0; kh < k; ++kh)
-                        for (int64_t kw = 0; kw < k; ++kw) {
-                            int64_t h = oh * stride - pad + kh, w = ow * stride - pad + kw;
+                    for (int64_t kh = 0; kh < k.h; ++kh)
+                        for (int64_t kw = 0; kw < k.w; ++kw) {
+                            int64_t h = oh * stride.h - pad.h + kh, w = ow * stride.w - pad.w + kw;
                             double v = (h < 0 || h >= H || w < 0 || w >= W) ? (is_max ? -kInf : 0)
                                                                             : x.v[size_t(ravel({n, c, h, w}, x.shape))];
                             acc = is_max ? nan_max(acc, v) : acc + v;
                         }
-                    r.v.push_back(as_dtype(is_max ? acc : acc / double(k * k), r.dtype));
+                    r.v.push_back(as_dtype(is_max ? acc : acc / double(k.h * k.w), r.dtype));
                 }
     return r;
+}
+
+std::string size2d_name(zyx::Size2d s) {
+    return s.h == s.w ? std::to_string(s.h) : "(" + std::to_string(s.h) + "," + std::to_string(s.w) + ")";
 }
 
 Table nn_group() {
@@ -1148,12 +1175,15 @@ Table nn_group() {
           [](const Refs& r) { return matmul_ref(map(r[0], f64, [](double v) { return v < 0 ? 0 : v; }), r[1], f32); });
 
     struct Conv { Shape x, w; zyx::Conv2dOptions o; bool bias; };
+    // Square and non-square kernels; one number or (h, w) for stride, padding and dilation.
     for (Conv c : {Conv{{2, 3, 5, 5}, {4, 3, 3, 3}, {}, true}, Conv{{1, 2, 6, 6}, {2, 2, 3, 3}, {2, 1, 1, 1}, false},
-                   Conv{{1, 4, 7, 7}, {4, 2, 2, 2}, {1, 0, 2, 2}, true}, Conv{{1, 1, 4, 4}, {1, 1, 1, 1}, {}, false}})
+                   Conv{{1, 4, 7, 7}, {4, 2, 2, 2}, {1, 0, 2, 2}, true}, Conv{{1, 1, 4, 4}, {1, 1, 1, 1}, {}, false},
+                   Conv{{1, 2, 6, 7}, {3, 2, 3, 1}, {{2, 1}, {1, 0}, 1, 1}, true},
+                   Conv{{2, 2, 7, 6}, {2, 1, 2, 3}, {1, {0, 2}, {2, 1}, 2}, false}})
         for (DType d : {f32, bf16}) {
             std::string name = "conv2d " + dn(d) + " x" + zyx::kernel::shape_string(c.x) + " w" +
-                               zyx::kernel::shape_string(c.w) + " s" + std::to_string(c.o.stride) + " p" +
-                               std::to_string(c.o.padding) + " d" + std::to_string(c.o.dilation) + " g" +
+                               zyx::kernel::shape_string(c.w) + " s" + size2d_name(c.o.stride) + " p" +
+                               size2d_name(c.o.padding) + " d" + size2d_name(c.o.dilation) + " g" +
                                std::to_string(c.o.groups);
             std::vector<In> in = {R(d, c.x), R(d, c.w, -1, 1)};
             if (c.bias) in.push_back(R(d, {c.w[0]}));
@@ -1181,6 +1211,15 @@ Table nn_group() {
         t.add("avg_pool2d k2 s1 p1 " + dn(d), {V(d, {1, 2, 4, 4})},
               [](const Ins& x, Device) { return zyx::avg_pool2d(x[0], 2, 1, 1); },
               [](const Refs& r) { return pool_ref(r[0], 2, 1, 1, false); });
+    // (h, w) kernels, strides and paddings.
+    for (DType d : {f32, i32}) {
+        t.add("max_pool2d k(2,3) s(1,2) p(1,0) " + dn(d), {V(d, {1, 2, 5, 7})},
+              [](const Ins& x, Device) { return zyx::max_pool2d(x[0], {2, 3}, {1, 2}, {1, 0}); },
+              [](const Refs& r) { return pool_ref(r[0], {2, 3}, {1, 2}, {1, 0}, true); });
+        t.add("avg_pool2d k(3,2) p(1,1) " + dn(d), {V(d, {2, 1, 5, 4})},
+              [](const Ins& x, Device) { return zyx::avg_pool2d(x[0], {3, 2}, 0, {1, 1}); },
+              [](const Refs& r) { return pool_ref(r[0], {3, 2}, {3, 2}, {1, 1}, false); });
+    }
     t.add("max_pool2d 3-D input", {R(f32, {2, 4, 4})}, [](const Ins& x, Device) { return zyx::max_pool2d(x[0], 2); },
           [](const Refs& r) { return reshape(pool_ref(reshape(r[0], {1, 2, 4, 4}), 2, 2, 0, true), {2, 2, 2}); });
     for (DType d : kAll)  // any dtype: computed in its float dtype (f32 for integers and bool)
