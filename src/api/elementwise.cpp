@@ -259,9 +259,16 @@ Tensor Tensor::softplus(double beta, double threshold) const {
     NodePtr soft = bin_lit(Op::mul, log1p_node(un(Op::exp, bx)), 1.0 / beta);
     return opmath_result(m, graph::make_where(bin(Op::cmp_gt, bx, lit(x, threshold)), x, soft));
 }
-Tensor Tensor::clamp(Scalar min, Scalar max) const { return clamp_min(min).clamp_max(max); }
-Tensor Tensor::clamp_min(Scalar min) const { return binary("clamp", Op::max, T(*this, "clamp"), S(min), Rule::any); }
-Tensor Tensor::clamp_max(Scalar max) const { return binary("clamp", Op::min, T(*this, "clamp"), S(max), Rule::any); }
+Tensor Tensor::clamp(Scalar min, Scalar max) const {
+    Tensor lo = binary("clamp", Op::max, T(*this, "clamp"), S(min), Rule::any);
+    return binary("clamp", Op::min, T(lo, "clamp"), S(max), Rule::any);
+}
+Tensor Tensor::clamp_min(Scalar min) const {
+    return binary("clamp_min", Op::max, T(*this, "clamp_min"), S(min), Rule::any);
+}
+Tensor Tensor::clamp_max(Scalar max) const {
+    return binary("clamp_max", Op::min, T(*this, "clamp_max"), S(max), Rule::any);
+}
 
 // ---- binary methods --------------------------------------------------------------------------------
 

@@ -17,6 +17,19 @@ using graph::NodePtr;
 [[noreturn]] void invalid(const std::string& op, const std::string& what);
 [[noreturn]] void unsupported(const std::string& op, const std::string& what);
 
+// Runs `build`, a public op made of other public ops (mse_loss of sub and mean, …), so that an
+// InvalidArgument an inner op throws names the op the user called: "<op>: <inner message>".
+// Composite ops check their arguments themselves first; this is the net under those checks.
+template <class F>
+Tensor composite(const char* op, F&& build) {
+    try {
+        return build();
+    } catch (const Error& e) {
+        if (e.status() != ErrorStatus::InvalidArgument) throw;
+        throw Error(ErrorStatus::InvalidArgument, std::string(op) + ": " + e.message());
+    }
+}
+
 // The node of a defined tensor; InvalidArgument naming `op` for an undefined one.
 const NodePtr& node_of(const Tensor& t, const char* op);
 inline Tensor wrap(NodePtr n) { return Tensor(std::move(n)); }

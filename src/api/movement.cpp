@@ -361,9 +361,10 @@ Tensor stack(const std::vector<Tensor>& tensors, int axis) {
         if (x->shape != first->shape)
             invalid("stack", "tensor " + std::to_string(i) + " has shape " + shape_str(x->shape) + ", tensor 0 has " +
                                  shape_str(first->shape) + " (all must be equal)");
+        same_device("stack", first, x);
         parts.push_back(tensors[i].unsqueeze(int(a)));
     }
-    return cat(parts, int(a));
+    return composite("stack", [&] { return cat(parts, int(a)); });
 }
 
 }  // namespace zyx

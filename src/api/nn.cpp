@@ -17,7 +17,13 @@ NodePtr matmul_node(const NodePtr& x, const NodePtr& y, DType t) {
     size_t rx = x->shape.size(), ry = y->shape.size();
     int64_t M = x->shape[rx - 2], K = x->shape[rx - 1], N = y->shape[ry - 1];
     Shape bx(x->shape.begin(), x->shape.end() - 2), by(y->shape.begin(), y->shape.end() - 2);
-    Shape batch = broadcast_shapes("matmul", bx, by);
+    Shape batch;
+    try {
+        batch = broadcast_shapes("matmul", bx, by);
+    } catch (const Error&) {  // name the operands, not only their batch parts
+        invalid("matmul", "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) +
+                              ": the batch axes " + shape_str(bx) + " and " + shape_str(by) + " do not broadcast");
+    }
     Shape full = batch;
     full.insert(full.end(), {M, N, K});
     // The kernel's index space [batch.., M, N, K] must fit in 64 bits (as every tensor's).
@@ -101,7 +107,9 @@ Tensor Tensor::matmul(const Tensor& other) const {
     if (x->shape.empty() || y->shape.empty())
         invalid("matmul", "0-d operand (shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + ")");
     DType t = promote(x->dtype, y->dtype);
-    if (t == DType::bool_) invalid("matmul", "not defined on bool tensors");
+    if (t == DType::bool_)
+        invalid("matmul", "not defined on bool tensors (got " + dname(x->dtype) + " " + shape_str(x->shape) + " and " +
+                              dname(y->dtype) + " " + shape_str(y->shape) + ")");
     bool x_vec = x->shape.size() == 1, y_vec = y->shape.size() == 1;
     NodePtr xm = x_vec ? graph::make_reshape(x, {1, x->shape[0]}) : x;
     NodePtr ym = y_vec ? graph::make_reshape(y, {y->shape[0], 1}) : y;
@@ -121,7 +129,7 @@ Tensor Tensor::dot(const Tensor& other) const {
     if (x->shape.size() != 1 || y->shape.size() != 1 || x->shape[0] != y->shape[0])
         invalid("dot", "needs two 1-D tensors of equal length, got " + shape_str(x->shape) + " and " +
                            shape_str(y->shape));
-    return matmul(other);
+    return composite("dot", [&] { return matmul(other); });
 }
 
 Tensor matmul(const Tensor& x, const Tensor& y) { return x.matmul(y); }
@@ -140,7 +148,9 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Con
         invalid("conv2d", "input " + shape_str(x->shape) + " and weight " + shape_str(w->shape) + " with groups " +
                               std::to_string(G) + " (need C_in = weight[1] · groups and C_out divisible by groups)");
     DType t = promote(x->dtype, w->dtype);
-    if (t == DType::bool_) invalid("conv2d", "not defined on bool tensors");
+    if (t == DType::bool_)
+        invalid("conv2d", "not defined on bool tensors (input " + dname(x->dtype) + " " + shape_str(x->shape) +
+                              ", weight " + dname(w->dtype) + " " + shape_str(w->shape) + ")");
     NodePtr win = windows("conv2d", cast_to(x, t), {kh, kw}, o.stride, o.padding, o.dilation, 0);  // [N,C,OH,OW,kh,kw]
     int64_t OH = win->shape[2], OW = win->shape[3], Og = O / G;
     Shape full = {N, G, Og, OH, OW, Cg, kh, kw};
@@ -193,20 +203,28 @@ Tensor layer_norm(const Tensor& input, const Shape& normalized_shape, const Tens
     if (k == 0 || k > r || !std::equal(normalized_shape.begin(), normalized_shape.end(), x->shape.end() - int64_t(k)))
         invalid("layer_norm", "normalized shape " + shape_str(normalized_shape) + " is not the trailing part of " +
                                   shape_str(x->shape));
-    std::vector<int> axes;
-    for (size_t d = r - k; d < r; ++d) axes.push_back(int(d));
-    Tensor xf = input.cast(float_of(x->dtype));
-    Tensor centered = xf - xf.mean(axes, true);
-    Tensor var = centered.square().mean(axes, true);
-    Tensor y = centered * (var + eps).rsqrt();
     for (const Tensor* p : {&weight, &bias}) {
         if (!p->defined()) continue;
-        if (p->shape() != normalized_shape)
-            invalid("layer_norm", std::string(p == &weight ? "weight" : "bias") + " must have shape " +
-                                      shape_str(normalized_shape) + ", got " + shape_str(p->shape()));
-        y = p == &weight ? y * *p : y + *p;
+        const char* what = p == &weight ? "weight" : "bias";
+        NodePtr n = node_of(*p, "layer_norm");
+        if (n->shape != normalized_shape)
+            invalid("layer_norm", std::string(what) + " must have shape " + shape_str(normalized_shape) + ", got " +
+                                      shape_str(n->shape));
+        if (!(n->device == x->device))
+            invalid("layer_norm", std::string(what) + " on " + n->device.str() + ", input on " + x->device.str() +
+                                      " (move one with .to())");
     }
-    return y;
+    std::vector<int> axes;
+    for (size_t d = r - k; d < r; ++d) axes.push_back(int(d));
+    return composite("layer_norm", [&] {
+        Tensor xf = input.cast(float_of(x->dtype));
+        Tensor centered = xf - xf.mean(axes, true);
+        Tensor var = centered.square().mean(axes, true);
+        Tensor y = centered * (var + eps).rsqrt();
+        if (weight.defined()) y = y * weight;
+        if (bias.defined()) y = y + bias;
+        return y;
+    });
 }
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& target) {
@@ -218,18 +236,25 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target) {
     if (!(batched && t->shape == Shape{l->shape[0]}) && !(l->shape.size() == 1 && t->shape.empty()))
         invalid("cross_entropy", "logits " + shape_str(l->shape) + " and target " + shape_str(t->shape) +
                                      " (expected [N, C] with [N], or [C] with a 0-d target)");
-    Tensor lg = batched ? logits : logits.unsqueeze(0);
-    Tensor tg = batched ? target : target.reshape({1});
-    int64_t n = lg.size(0), c = lg.size(1);
-    Tensor classes = arange(Scalar(0), Scalar(c), Scalar(1), DType::i32, l->device).reshape({1, c});
-    Tensor hit = classes == tg.cast(DType::i32).reshape({n, 1});
-    Tensor picked = where(hit, lg.log_softmax(1), 0);
-    return -picked.sum() / double(n);
+    return composite("cross_entropy", [&] {
+        Tensor lg = batched ? logits : logits.unsqueeze(0);
+        Tensor tg = batched ? target : target.reshape({1});
+        int64_t n = lg.size(0), c = lg.size(1);
+        Tensor classes = arange(Scalar(0), Scalar(c), Scalar(1), DType::i32, l->device).reshape({1, c});
+        Tensor hit = classes == tg.cast(DType::i32).reshape({n, 1});
+        Tensor picked = where(hit, lg.log_softmax(1), 0);
+        return -picked.sum() / double(n);
+    });
 }
 
-Tensor mse_loss(const Tensor& x, const Tensor& y) {
-    Tensor d = x - y;
-    return d.square().mean();
+Tensor mse_loss(const Tensor& input, const Tensor& target) {
+    NodePtr x = node_of(input, "mse_loss"), y = node_of(target, "mse_loss");
+    same_device("mse_loss", x, y);
+    broadcast_shapes("mse_loss", x->shape, y->shape);  // names mse_loss and both shapes
+    if (promote(x->dtype, y->dtype) == DType::bool_)
+        invalid("mse_loss", "not defined on bool tensors (got bool " + shape_str(x->shape) + " and bool " +
+                                shape_str(y->shape) + ")");
+    return composite("mse_loss", [&] { return (input - target).square().mean(); });
 }
 
 }  // namespace zyx

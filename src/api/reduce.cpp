@@ -123,13 +123,19 @@ Tensor Tensor::var(Axes axes, bool keepdim, int correction) const {
     std::vector<int64_t> a = dim_axes("var", axes.list(), x->shape);
     return wrap(cast_to(var_node(to_opmath(x), a, keepdim, correction), out_dtype(x)));
 }
-Tensor Tensor::std() const { return stddev(); }
-Tensor Tensor::std(Axes axes, bool keepdim, int correction) const { return stddev(axes, keepdim, correction); }
-Tensor Tensor::stddev() const { return stddev(all_axes(node_of(*this, "stddev")), false, 1); }
-Tensor Tensor::stddev(Axes axes, bool keepdim, int correction) const {
-    NodePtr x = node_of(*this, "stddev");
-    std::vector<int64_t> a = dim_axes("stddev", axes.list(), x->shape);
+namespace {
+Tensor std_op(const Tensor& t, const Axes* axes, bool keepdim, int correction, const char* name) {
+    NodePtr x = node_of(t, name);
+    std::vector<int64_t> a = dim_axes(name, axes ? axes->list() : all_axes(x), x->shape);
     return wrap(cast_to(un(Op::sqrt, var_node(to_opmath(x), a, keepdim, correction)), out_dtype(x)));
+}
+}  // namespace
+
+Tensor Tensor::std() const { return std_op(*this, nullptr, false, 1, "std"); }
+Tensor Tensor::std(Axes axes, bool keepdim, int correction) const { return std_op(*this, &axes, keepdim, correction, "std"); }
+Tensor Tensor::stddev() const { return std_op(*this, nullptr, false, 1, "stddev"); }
+Tensor Tensor::stddev(Axes axes, bool keepdim, int correction) const {
+    return std_op(*this, &axes, keepdim, correction, "stddev");
 }
 
 Tensor Tensor::argmax() const { return reshape({-1}).argmax(0, false); }

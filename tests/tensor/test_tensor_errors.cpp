@@ -26,13 +26,26 @@ void expect_error(const std::function<void()>& fn, std::vector<std::string> part
     }
 }
 
+// expect_error, and the message starts with "<op>: ": the op the user called is named first, not
+// an op it is built from.
+void expect_op_error(const std::string& op, const std::function<void()>& fn, std::vector<std::string> parts) {
+    try {
+        fn();
+        ADD_FAILURE() << "no error; expected one from " << op;
+    } catch (const zyx::Error& e) {
+        EXPECT_EQ(e.status(), zyx::ErrorStatus::InvalidArgument) << e.what();
+        EXPECT_EQ(e.message().rfind(op + ": ", 0), 0u) << "not from " << op << ": " << e.what();
+        for (const std::string& p : parts) EXPECT_NE(e.message().find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
+    }
+}
+
 const Tensor a23 = zyx::ones({2, 3});
 
 TEST(Errors, ShapeMismatch) {
     expect_error([] { a23 + zyx::ones({4}); }, {"add", "[2,3]", "[4]", "3 vs 4"});
     expect_error([] { zyx::where(zyx::ones({2}, DType::bool_), zyx::ones({3}), 0); }, {"where", "[2]", "[3]"});
     expect_error([] { a23.matmul(zyx::ones({4, 5})); }, {"matmul", "[2,3]", "[4,5]", "3 vs 4"});
-    expect_error([] { zyx::ones({2, 2, 3}).matmul(zyx::ones({3, 3, 2})); }, {"matmul", "[2]", "[3]"});
+    expect_error([] { zyx::ones({2, 2, 3}).matmul(zyx::ones({3, 3, 2})); }, {"matmul", "[2,2,3]", "[3,3,2]", "[2]", "[3]"});
     expect_error([] { a23.dot(a23); }, {"dot", "[2,3]"});
     expect_error([] { a23.reshape({4, 2}); }, {"reshape", "[2,3]", "6 elements", "[4,2]", "8 elements"});
     expect_error([] { a23.reshape({-1, 4}); }, {"reshape", "-1", "[2,3]"});
@@ -147,6 +160,26 @@ TEST(Errors, ShapeOverflow) {
     EXPECT_EQ(a23.slice(1, 0, 3, big).shape(), (zyx::Shape{2, 1}));
     EXPECT_EQ(a23.chunk(big, 1).size(), 3u);
     EXPECT_EQ(a23.sum().item<float>(), 6.f);  // and everything still works
+}
+
+// Ops built from other ops name themselves, with the full operand shapes.
+TEST(Errors, CompositeOpsNameThemselves) {
+    Tensor b = zyx::ones({3}, DType::bool_), h = zyx::ones({3}, DType::f32, Device::interpreter());
+    expect_op_error("mse_loss", [] { zyx::mse_loss(a23, zyx::ones({4})); }, {"[2,3]", "[4]", "do not broadcast"});
+    expect_op_error("mse_loss", [b] { zyx::mse_loss(b, b); }, {"bool", "[3]"});
+    expect_op_error("mse_loss", [h] { zyx::mse_loss(zyx::ones({3}), h); }, {"host", "interpreter"});
+    expect_op_error("layer_norm", [h] { zyx::layer_norm(zyx::ones({2, 3}), {3}, h); }, {"weight", "interpreter", "host"});
+    expect_op_error("cross_entropy", [h] { zyx::cross_entropy(h.reshape({1, 3}), zyx::zeros({1}, DType::i32)); },
+                    {"host", "interpreter"});
+    expect_op_error("matmul", [] { zyx::ones({2, 3, 4}).matmul(zyx::ones({5, 4, 2})); },
+                    {"[2,3,4]", "[5,4,2]", "batch", "[2]", "[5]"});
+    expect_op_error("matmul", [b] { b.matmul(b); }, {"bool [3]", "bool"});
+    expect_op_error("dot", [b] { b.dot(b); }, {"bool [3]"});
+    expect_op_error("conv2d", [] { zyx::conv2d(zyx::ones({1, 1, 3, 3}, DType::bool_), zyx::ones({1, 1, 1, 1}, DType::bool_)); },
+                    {"bool", "[1,1,3,3]", "[1,1,1,1]"});
+    expect_op_error("stack", [h] { zyx::stack({zyx::ones({3}), h}); }, {"host", "interpreter"});
+    expect_op_error("clamp_min", [] { Tensor().clamp_min(1); }, {"undefined"});
+    expect_op_error("std", [] { a23.std(5); }, {"axis 5", "[2,3]"});
 }
 
 TEST(Errors, ReadingAndHandles) {
