@@ -29,8 +29,9 @@
 //   - reading it: to_vector<T>(), item<T>(), printing;
 //   - realize() (or zyx::realize({a, b, …}) for several tensors at once, sharing their work);
 //   - contiguous(), which asks for a buffer of its own at the next realization.
-// A realized tensor holds a buffer on its device and forgets the graph that produced it, so a
-// loop `x = f(x); x.realize();` does not grow memory.
+// A realized tensor holds a buffer on its device and lets go of the graph that produced it, so a
+// loop `x = f(x); x.realize();` does not grow memory; its node keeps its op and a record of each
+// input (id, dtype, shape, weak reference: see src/graph/graph.hpp).
 //
 // The scheduler cuts the graph into kernels of the kernel IR (src/kernel/kernel.hpp):
 //   - elementwise chains fuse into their consumer (one kernel for `(a * b + c).exp()`);

@@ -133,6 +133,13 @@ Buffer::~Buffer() {
     }
 }
 
+void mark_realized(Node& n, std::shared_ptr<Buffer> buffer) {
+    n.buffer = std::move(buffer);
+    n.realized_inputs.reserve(n.inputs.size());
+    for (const NodePtr& in : n.inputs) n.realized_inputs.push_back(InputRecord{in, in->id, in->dtype, in->shape});
+    n.inputs.clear();  // the graph behind it may be freed (Node's destructor is iterative)
+}
+
 NodePtr make_buffer(std::shared_ptr<Buffer> buffer, DType dtype, const Shape& shape) {
     NodePtr n = new_node(OpKind::buffer, dtype, shape, buffer->device);
     n->buffer = std::move(buffer);

@@ -3,12 +3,20 @@
 // A Node is one tensor-level operation with its inputs, result shape, dtype and device. Nodes are
 // immutable once built, except for realization: the scheduler (src/schedule) gives a node a
 // Buffer and drops its inputs, turning it into a leaf (so realized tensors do not keep the graph
-// that produced them alive). Autograd will need the inputs of nodes it differentiates through;
-// it will keep its own record (a tape) rather than change this rule.
+// that produced them alive).
+//
+// What a realized node keeps (for autograd and debugging): its op — kind, op, a, b, bits, bits2,
+// which are never cleared — and, in `realized_inputs`, one record per former input: its id,
+// dtype and shape, and a weak reference that still reaches the input while something else holds
+// it (a user's tensor, another node) and has expired otherwise. The weak references keep no
+// buffer and no graph alive (only the small allocation of a dead input's Node struct, until this
+// node dies). Autograd needs the input values of the ops it differentiates through; it will hold
+// them itself (a tape of tensors) rather than change this rule.
 //
 // Nodes are shared through std::shared_ptr (the Tensor handle is one). Building nodes needs no
-// lock; reading or changing `buffer` and `inputs` of a node that may be realized happens under
-// runtime_mutex(), which also serialises every use of memory pools and devices.
+// lock; reading or changing `buffer`, `inputs` and `realized_inputs` of a node that may be
+// realized happens under runtime_mutex(), which also serialises every use of memory pools and
+// devices. mark_realized() is the one place that turns a node into a leaf.
 //
 // Contracts of the make_* functions: arguments are already checked by the API layer (src/api),
 // which throws InvalidArgument with a user-facing message; a violation here is a bug in zyx and
@@ -92,6 +100,14 @@ struct Buffer {
 struct Node;
 using NodePtr = std::shared_ptr<Node>;
 
+// One former input of a realized node (see the top of this file).
+struct InputRecord {
+    std::weak_ptr<Node> node;  // the input itself while it is alive elsewhere
+    uint64_t id = 0;           // its Node::id
+    DType dtype = DType::f32;
+    Shape shape;
+};
+
 struct Node {
     OpKind kind = OpKind::buffer;
     kernel::Op op = kernel::Op::constant;  // unary / binary / reduce
@@ -105,8 +121,10 @@ struct Node {
     bool launch_scalar = false;  // constant: pass as a kernel scalar argument (user values)
     uint64_t id = 0;             // unique, increasing; names the node in logs
 
-    // Set once the node is realized; then `inputs` is empty.
+    // Set once the node is realized; then `inputs` is empty and `realized_inputs` describes them
+    // (a node that was a leaf from the start has no records).
     std::shared_ptr<Buffer> buffer;
+    std::vector<InputRecord> realized_inputs;
 
     int64_t numel() const;
     // "add#12 f32 [2,3]" for logs and messages.
@@ -121,6 +139,10 @@ struct Node {
 
 // Product of the sizes. Every node's shape passed shape_fits() when the node was built, so this
 // cannot overflow for a node's shape.
+// Gives `n` its buffer and turns it into a leaf: its inputs become `realized_inputs` records.
+// Expects runtime_mutex() held.
+void mark_realized(Node& n, std::shared_ptr<Buffer> buffer);
+
 int64_t shape_numel(const Shape& s);
 std::string shape_str(const Shape& s);  // "[2,3]"
 // The number of elements of `s` (0 when any size is 0), or -1 when a size is negative or the

@@ -193,8 +193,7 @@ void Realization::compile_all() {
 }
 
 void finish(Node* n, std::shared_ptr<Buffer> buffer) {
-    n->buffer = std::move(buffer);
-    n->inputs.clear();  // a realized node is a leaf: the graph behind it may be freed
+    graph::mark_realized(*n, std::move(buffer));  // a leaf now: the graph behind it may be freed
 }
 
 void Realization::launch(Job& job) {

@@ -201,6 +201,19 @@ TEST(Realize, ContiguousRealizeAndGraphRelease) {
     b.realize();
     EXPECT_TRUE(b.is_realized());
     EXPECT_TRUE(b.node()->inputs.empty());   // realized: a leaf holding its buffer
+    // It keeps its op and a record of each former input (for autograd): id, dtype, shape and a
+    // weak reference, live while someone else holds the input (a), expired otherwise (the 3).
+    const zyx::graph::Node& n = *b.node();
+    EXPECT_EQ(n.kind, zyx::graph::OpKind::binary);
+    EXPECT_EQ(n.op, zyx::kernel::Op::mul);
+    ASSERT_EQ(n.realized_inputs.size(), 2u);
+    EXPECT_EQ(n.realized_inputs[0].id, a.node()->id);
+    EXPECT_EQ(n.realized_inputs[0].node.lock(), a.node());
+    EXPECT_EQ(n.realized_inputs[0].dtype, DType::f32);
+    EXPECT_EQ(n.realized_inputs[0].shape, (zyx::Shape{2}));
+    EXPECT_EQ(n.realized_inputs[1].shape, (zyx::Shape{2}));  // the 3, expanded to a's shape
+    EXPECT_TRUE(n.realized_inputs[1].node.expired());
+    EXPECT_TRUE(a.node()->realized_inputs.empty());  // a leaf from the start
     EXPECT_EQ(b.contiguous().node(), b.node());
     Tensor c = b.reshape({2, 1}).transpose().contiguous();  // a new node (sharing b's bytes)
     EXPECT_NE(c.node(), b.node());
