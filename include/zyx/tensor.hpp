@@ -208,6 +208,7 @@ public:
     // and saturates, NaN → 0). T: float, double, any intN_t/uintN_t, bool.
     template <class T>
     std::vector<T> to_vector() const {
+        check_defined("to_vector");
         std::vector<T> out;
         if constexpr (std::is_same_v<T, bool>) {
             std::vector<uint8_t> raw(static_cast<size_t>(numel()));
@@ -399,6 +400,7 @@ public:
 private:
     void read_values(DType as, void* dst, size_t bytes) const;
     void check_item() const;
+    void check_defined(const char* op) const;  // InvalidArgument naming `op` for an undefined tensor
     std::shared_ptr<graph::Node> node_;
 };
 

@@ -249,6 +249,8 @@ void Tensor::read_values(DType as, void* dst, size_t bytes) const {
     }
 }
 
+void Tensor::check_defined(const char* op) const { node_of(*this, op); }
+
 void Tensor::check_item() const {
     const NodePtr& n = node_of(*this, "item");
     if (n->numel() != 1)

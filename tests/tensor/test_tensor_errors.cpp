@@ -185,6 +185,8 @@ TEST(Errors, CompositeOpsNameThemselves) {
 TEST(Errors, ReadingAndHandles) {
     expect_error([] { a23.item<float>(); }, {"item", "[2,3]", "6 elements"});
     expect_error([] { Tensor().exp(); }, {"exp", "undefined"});
+    expect_op_error("to_vector", [] { Tensor().to_vector<float>(); }, {"undefined"});
+    expect_op_error("item", [] { Tensor().item<int>(); }, {"undefined"});
     expect_error([] { a23 + zyx::ones({2, 3}, DType::f32, Device::interpreter()); }, {"add", "host", "interpreter", ".to()"});
 }
 
