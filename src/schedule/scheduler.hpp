@@ -23,7 +23,9 @@
 //          reduce broadcast along one other axis is not cut: the kernel is built again with that
 //          axis last in its index space (loads and the output through permuted views). So
 //          softmax over any axis is two kernels on the host at any size, and three on the
-//          interpreter when the softmax axis is longer than 32;
+//          interpreter when the softmax axis is longer than 32. (The reordered kernel reads and
+//          writes with strides; see docs/tensor.md "Known limits" for its cost and the host
+//          backend change that would make it unnecessary);
 //        - an arange read through a view that is not one plain strided layer;
 //        - a second reduce whose reduced sizes differ from the kernel's.
 //   3. execute (realize.cpp): every kernel of the realization is built first (cut nodes get
