@@ -39,8 +39,9 @@ void* map_aligned(uint64_t bytes) {
     return reinterpret_cast<void*>(at);
 }
 
+// aligned_alloc's size must be a multiple of the alignment (C11; ASan enforces it).
 void* system_alloc(uint64_t c) {
-    return c >= kHuge ? map_aligned(HostAllocator::system_bytes(c)) : std::aligned_alloc(64, c);
+    return c >= kHuge ? map_aligned(HostAllocator::system_bytes(c)) : std::aligned_alloc(64, (c + 63) & ~uint64_t(63));
 }
 
 void system_free(void* p, uint64_t c) {
