@@ -69,9 +69,16 @@ uint64_t bits_from_carrier(DType t, uint64_t raw) {
     }
 }
 
-// The bits a bitcast reinterprets: the stored bits of the value, except that every NaN of a float
-// dtype reads as its canonical quiet NaN (NaN sign and payload differ between compile-time folding
-// and run time, so they are left unspecified, docs/ir.md §4).
+// Raw bits of dtype t with everything above its size cleared.
+uint64_t stored_bits(DType t, uint64_t bits) {
+    size_t n = dtype_size(t);
+    return n == 8 ? bits : bits & ((uint64_t(1) << (8 * n)) - 1);
+}
+
+// The bits a bitcast reinterprets when its operand is a computed value (arithmetic, cast, where,
+// reduce …): its bits, except that every NaN of a float dtype reads as its canonical quiet NaN
+// (NaN sign and payload of arithmetic differ between compile-time folding and run time, so they
+// are left unspecified, docs/ir.md §4). Stored values are not read through here (Evaluator).
 uint64_t bitcast_bits(DType t, uint64_t raw) {
     if (dtype_is_float(t)) {
         bool nan = t == DType::f64 ? std::isnan(as<double>(raw)) : std::isnan(as<float>(raw));
@@ -294,6 +301,28 @@ struct Evaluator {
     std::span<const uint64_t> scalars;
     std::vector<uint64_t> vals;
 
+    // The bits bitcast node `n` reinterprets (docs/ir.md §4). A chain of bitcasts is one
+    // reinterpretation of the bits of its first non-bitcast operand (the root). A root that is a
+    // load, constant or scalar gives its stored bits exactly — a 16-bit float's raw pattern, not
+    // its f32 carrier, so signalling NaNs and payloads survive; any other root is a computed
+    // value whose NaN reads as the canonical quiet NaN.
+    uint64_t bitcast_source_bits(const Node& n, const int64_t* idx) {
+        size_t r = size_t(n.src[0]);
+        while (k.nodes[r].op == Op::bitcast) r = size_t(k.nodes[r].src[0]);
+        const Node& root = k.nodes[r];
+        switch (root.op) {
+            case Op::load: {
+                const Input& in = k.inputs[root.arg];
+                int64_t off;
+                if (!in.view.element(idx, &off)) return stored_bits(in.dtype, in.pad_value);
+                return read_bits(in.dtype, (const uint8_t*)buffers[root.arg].data, off);
+            }
+            case Op::constant: return stored_bits(root.dtype, root.value);
+            case Op::scalar: return stored_bits(root.dtype, scalars[root.arg]);
+            default: return bitcast_bits(root.dtype, vals[r]);
+        }
+    }
+
     uint64_t eval(size_t i, const int64_t* idx) {
         const Node& n = k.nodes[i];
         auto v = [&](int s) { return vals[size_t(n.src[s])]; };
@@ -310,7 +339,7 @@ struct Evaluator {
             case Op::index: return cast_raw(DType::i64, n.dtype, raw_of(idx[n.arg]));
             case Op::where: return as<bool>(v(0)) ? v(1) : v(2);
             case Op::cast: return cast_raw(src_t(0), n.dtype, v(0));
-            case Op::bitcast: return carrier_from_bits(n.dtype, bitcast_bits(src_t(0), v(0)));
+            case Op::bitcast: return carrier_from_bits(n.dtype, bitcast_source_bits(n, idx));
             case Op::logical_not:
                 return dispatch(src_t(0), [&](auto z) { return raw_of(as<decltype(z)>(v(0)) == decltype(z)(0)); });
             default: break;

@@ -4,7 +4,9 @@
 // every backend is tested against it. The rules it implements (docs/ir.md):
 //   - f16/bf16 values are carried as f32 inside a kernel; a load converts exactly, a store, a
 //     cast to f16/bf16 and a bitcast round to nearest even. f64 → 16-bit goes through f32.
-//   - a bitcast reads a float NaN as the canonical quiet NaN of its dtype; NaN sign and payload
+//   - a bitcast of a load, constant, scalar or (recursively) bitcast reinterprets the stored bits
+//     exactly (16-bit float sNaNs and payloads included); a bitcast of a computed float value
+//     reads its NaN as the canonical quiet NaN of its dtype. NaN sign and payload of arithmetic
 //     are otherwise unspecified (constant folding and run time make different ones).
 //   - integers wrap (two's complement); x/0 = x%0 = 0; MIN/-1 = MIN; MIN%-1 = 0;
 //     shifts by a negative amount or >= the bit width give 0 (shr of a negative signed value: -1).

@@ -105,8 +105,9 @@ enum class Op : uint8_t {
     where,        // x ? y : z; x is bool, y and z share the result dtype
     // ---- conversions -----------------------------------------------------------------------------
     cast,         // value conversion to the node's dtype (rules in docs/ir.md)
-    bitcast,      // reinterpret the bits as the node's dtype (same size, not bool); a float NaN
-                  // reads as its dtype's canonical quiet NaN (canonical_nan_bits)
+    bitcast,      // reinterpret the bits as the node's dtype (same size, not bool): exactly the
+                  // stored bits of a load/constant/scalar/bitcast operand; a NaN computed by any
+                  // other op reads as its dtype's canonical quiet NaN (canonical_nan_bits)
     // ---- reduce (over every reduce axis of the kernel; result is level 0) ------------------------
     reduce_sum,   // sum; empty = 0; 16-bit floats accumulate in f32
     reduce_prod,  // product; empty = 1
@@ -278,8 +279,8 @@ uint64_t bits_from_int(DType t, int64_t v);
 // The value held in raw bits of dtype `t`, as a double (exact for every dtype but 64-bit ints).
 double double_from_bits(DType t, uint64_t bits);
 // The canonical quiet NaN of float dtype `t`: 0x7ff8000000000000 (f64), 0x7fc00000 (f32), 0x7e00
-// (f16), 0x7fc0 (bf16). A bitcast reads every NaN as this; NaN sign and payload are otherwise
-// unspecified (docs/ir.md §4).
+// (f16), 0x7fc0 (bf16). A bitcast of a computed value (not a load, constant, scalar or bitcast)
+// reads every NaN as this; NaN sign and payload are otherwise unspecified (docs/ir.md §4).
 uint64_t canonical_nan_bits(DType t);
 
 }  // namespace zyx::kernel

@@ -11,7 +11,8 @@
 namespace zyx::host_test {
 
 // NaN number `variant` (0-4) of float dtype t: quiet +NaN, quiet -NaN, quiet NaNs with a payload
-// of either sign, a signalling -NaN with a payload. A bitcast reads each as the canonical NaN.
+// of either sign, a signalling -NaN with a payload. A bitcast of the load keeps these bits; one of
+// a value computed from them reads the canonical NaN (docs/ir.md §4).
 inline uint64_t nan_bits(DType t, int variant) {
     uint64_t quiet = kernel::canonical_nan_bits(t);
     uint64_t sign = uint64_t(1) << (8 * dtype_size(t) - 1);

@@ -391,10 +391,12 @@ TEST(HostRegressions, ComparisonRulesForValuesThatMayDiffer) {
 // Audit of issue 4, gap 1: bitcast.i32 of a float NaN gave other bits on the host than in the
 // interpreter. GCC folds constant expressions (0·inf, inf-inf, 0/0) to 0x7fc00000 where x86
 // computes 0xffc00000 at run time, and the host emitted every NaN constant as __builtin_nanf("")
-// (sign and payload dropped). Rule (docs/ir.md §4): a bitcast reads a float NaN as the canonical
-// quiet NaN of its dtype. Constant, run-time, scalar and loaded NaNs in every float dtype; the
-// expected bits are written here. A constant stored as it is keeps its exact bits on the host.
-TEST(HostRegressions, BitcastOfANaNGivesTheCanonicalBitsOnBothSides) {
+// (sign and payload dropped). Rule (docs/ir.md §4): a bitcast of a computed float value reads a
+// NaN as the canonical quiet NaN of its dtype; a bitcast of a load, constant or scalar keeps the
+// stored bits exactly. Folded and run-time NaNs (canonical), and constant, scalar and loaded NaNs
+// (exact) in every float dtype; the expected bits are written here. A constant stored as it is
+// keeps its exact bits on the host.
+TEST(HostRegressions, BitcastOfANaNGivesTheSameBitsOnBothSides) {
     HostPool pool;
     HostDevice dev(pool);
     struct Want {
@@ -416,6 +418,7 @@ TEST(HostRegressions, BitcastOfANaNGivesTheCanonicalBitsOnBothSides) {
     };
     std::vector<Case> cases;
     std::vector<uint64_t> want_bits;
+    std::vector<std::vector<uint64_t>> loaded_bits;
     for (const Want& w : types) {
         for (int which = 0; which < 7; ++which) {
             Case c;
@@ -444,7 +447,9 @@ TEST(HostRegressions, BitcastOfANaNGivesTheCanonicalBitsOnBothSides) {
             c.buffers = {in, std::vector<uint8_t>(n * sz + 1, 0x5a), std::vector<uint8_t>(n * sz + 1, 0x5a)};
             if (which == 6) c.scalars = {nans[2]};
             cases.push_back(c);
-            want_bits.push_back(w.bits);
+            // computed NaNs are canonical; the constant and the scalar keep their bits
+            want_bits.push_back(which == 5 ? nans[0] : which == 6 ? nans[2] : w.bits);
+            loaded_bits.push_back(nans);
         }
     }
     std::vector<const Kernel*> kernels;
@@ -459,8 +464,8 @@ TEST(HostRegressions, BitcastOfANaNGivesTheCanonicalBitsOnBothSides) {
                 uint64_t v0 = 0, v1 = 0;
                 std::memcpy(&v0, out[1].data() + e * sz, sz);
                 std::memcpy(&v1, out[2].data() + e * sz, sz);
-                EXPECT_EQ(v0, want_bits[i]) << who << " computed NaN, element " << e << "\n" << kernel_string(c.kernel);
-                if (e > 0) EXPECT_EQ(v1, want_bits[i]) << who << " loaded NaN, element " << e;
+                EXPECT_EQ(v0, want_bits[i]) << who << " NaN, element " << e << "\n" << kernel_string(c.kernel);
+                if (e > 0) EXPECT_EQ(v1, loaded_bits[i][e]) << who << " loaded NaN, element " << e;
                 else EXPECT_EQ(v1, 0u) << who << " loaded 0";
             }
         };
@@ -496,6 +501,90 @@ std::vector<uint8_t> uniform_f32(size_t n, uint32_t seed, float lo, float hi) {
     return b;
 }
 }  // namespace
+
+// Bitcast of stored bits is exact (docs/ir.md §4): an integer round trip through every float
+// dtype of the same size keeps every pattern, NaNs of the float dtype included (i32 -7 through
+// f32 came back 0x7fc00000 while every bitcast canonicalised NaNs); a loaded f16/bf16 sNaN keeps
+// its raw 16 bits (not the f32 carrier's); a masked load's pad bits likewise; also inside a
+// reduce. Host and interpreter against the bits written here.
+TEST(HostRegressions, BitcastOfStoredBitsIsExactOnBothSides) {
+    HostPool pool;
+    HostDevice dev(pool);
+    struct Trip {
+        DType i, f;
+        std::vector<uint64_t> bits;  // bits[0] is also the pad value
+    };
+    const std::vector<Trip> trips = {
+        {DType::i32, DType::f32, {0xffc00001u, 0xfffffff9u, 0x7f800001u, 0x7fc12345u, 0xffffffffu, 1u}},
+        {DType::u32, DType::f32, {0x7fa00000u, 0xff812345u, 0x7f800000u}},
+        {DType::i64, DType::f64, {0xfff0000000000001ull, 0xfffffffffffffffeull, 0x7ff8000000000042ull, 7u}},
+        {DType::u64, DType::f64, {0x7ff4000000000000ull, 0xffffffffffffffffull}},
+        {DType::i16, DType::f16, {0xfc01, 0xfff9, 0x7c01, 0x7e3f, 0xfe00, 0x7dff, 0x0001}},
+        {DType::u16, DType::f16, {0x7d00, 0xffff}},
+        {DType::i16, DType::bf16, {0xff81, 0xfff9, 0x7f81, 0x7fc5, 0xffc0, 0x0001}},
+        {DType::u16, DType::bf16, {0x7fbf, 0xffff}},
+    };
+    std::vector<Case> cases;
+    for (const Trip& t : trips) {
+        const int64_t n = int64_t(t.bits.size()), rows = 3;
+        size_t sz = dtype_size(t.i);
+        std::vector<uint8_t> data(size_t(rows * n) * sz + 1, 0);
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t e = 0; e < n; ++e) std::memcpy(data.data() + size_t(r * n + e) * sz, &t.bits[size_t(e)], sz);
+        // elementwise [rows, n+1]: column 0 is the pad; out0 = i→f→(other f)→i, out1 = f→i of the
+        // same bytes loaded as the float dtype
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {rows, n + 1};
+        View padded = View::contiguous({rows, n}).pad({0, 1}, {0, 0});
+        int x = k.load(k.add_input(t.i, padded, t.bits[0]));
+        int y = k.load(k.add_input(t.f, padded, t.bits[0]));
+        int mid = k.bitcast(x, t.f);
+        if (sz == 2) mid = k.bitcast(mid, t.f == DType::f16 ? DType::bf16 : DType::f16);
+        k.add_output(t.i, View::contiguous({rows, n + 1}), k.bitcast(mid, t.i));
+        k.add_output(t.i, View::contiguous({rows, n + 1}), k.bitcast(y, t.i));
+        size_t out_bytes = size_t(rows * (n + 1)) * sz + 1;
+        c.buffers = {data, data, std::vector<uint8_t>(out_bytes, 0x5a), std::vector<uint8_t>(out_bytes, 0x5a)};
+        cases.push_back(c);
+        // reduce over the rows: out[e] = max of the round-tripped bits (all rows are equal)
+        Case r;
+        Kernel& kr = r.kernel;
+        kr.shape = {n, rows};
+        kr.reduce_axes = 1;
+        int xr = kr.load(kr.add_input(t.i, View::contiguous({rows, n}).permute({1, 0})));
+        kr.add_output(t.i, View::contiguous({n}), kr.reduce(Op::reduce_max, kr.bitcast(kr.bitcast(xr, t.f), t.i)));
+        r.buffers = {data, std::vector<uint8_t>(size_t(n) * sz + 1, 0x5a)};
+        cases.push_back(r);
+    }
+    std::vector<const Kernel*> kernels;
+    for (const Case& c : cases) kernels.push_back(&c.kernel);
+    std::vector<ProgramId> ids = dev.compile_batch(kernels);
+    for (size_t ci = 0; ci < cases.size(); ++ci) {
+        const Case& c = cases[ci];
+        const Trip& t = trips[ci / 2];
+        size_t sz = dtype_size(t.i);
+        int64_t n = int64_t(t.bits.size());
+        auto word = [&](const std::vector<uint8_t>& b, int64_t e) {
+            uint64_t v = 0;
+            std::memcpy(&v, b.data() + size_t(e) * sz, sz);
+            return v;
+        };
+        for (const auto& [out, who] : {std::pair{run_reference(c), "interpreter"}, std::pair{run_host(pool, dev, ids[ci], c), "host"}}) {
+            std::string what = std::string(who) + " " + std::string(dtype_name(t.i)) + " via " + std::string(dtype_name(t.f));
+            if (ci % 2 == 0) {
+                for (int64_t r = 0; r < 3; ++r)
+                    for (int64_t e = 0; e <= n; ++e) {
+                        uint64_t want = e == 0 ? t.bits[0] : t.bits[size_t(e - 1)];
+                        EXPECT_EQ(word(out[2], r * (n + 1) + e), want) << what << " round trip, element " << r << "," << e;
+                        EXPECT_EQ(word(out[3], r * (n + 1) + e), want) << what << " loaded float, element " << r << "," << e;
+                    }
+            } else {
+                for (int64_t e = 0; e < n; ++e)
+                    EXPECT_EQ(word(out[1], e), t.bits[size_t(e)]) << what << " in a reduce, element " << e;
+            }
+        }
+    }
+}
 
 // Audit of issue 4, gap 3: a float output of any kernel with a reduce_sum was compared with an
 // absolute tolerance of atol·max|want|·(reduced elements), so an all-zero or doubled result passed

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "kernel_test_util.hpp"
@@ -224,51 +225,104 @@ TEST(Interpreter, Bitcast) {
     EXPECT_EQ(back[0], 0xc000u);
 }
 
-// docs/ir.md §4: a bitcast reads a float NaN as the canonical quiet NaN of its dtype (f64
-// 0x7ff8000000000000, f32 0x7fc00000, f16 0x7e00, bf16 0x7fc0), whatever its sign and payload:
-// those differ between compile-time folding (GCC folds 0·inf to 0x7fc00000) and run time (x86
-// gives 0xffc00000), so no backend could match another bit for bit otherwise.
-TEST(Interpreter, BitcastOfANaNGivesTheCanonicalQuietNaN) {
+// docs/ir.md §4: a bitcast of a load, constant, scalar or bitcast reinterprets the stored bits
+// exactly, NaNs of any sign, payload and quietness included (PyTorch's view(dtype)); a 16-bit
+// float is read as its raw 16-bit pattern, not through the f32 carrier (which would quiet an
+// sNaN). Only a NaN computed by an op reads as the canonical quiet NaN of its dtype (f64
+// 0x7ff8000000000000, f32 0x7fc00000, f16 0x7e00, bf16 0x7fc0): compile-time folding (GCC folds
+// 0·inf to 0x7fc00000) and run time (x86 gives 0xffc00000) make different ones.
+TEST(Interpreter, BitcastOfStoredBitsIsExact) {
     auto bitcast = [](DType from, DType to, std::vector<uint64_t> bits) {
         return run_elementwise({{from, bits}}, [to](Kernel& k, const std::vector<int>& l) { return k.bitcast(l[0], to); });
     };
-    // negative, payload and signalling NaNs; a finite value keeps its bits
+    // loaded NaNs: negative, payload, signalling — their bits unchanged
     EXPECT_EQ(bitcast(DType::f32, DType::i32, {0xffc00000u, 0x7fc12345u, 0x7f800001u, 0xff812345u, 0xbf800000u}),
-              (std::vector<uint64_t>{0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0xbf800000u}));
-    EXPECT_EQ(bitcast(DType::f32, DType::u32, {0xffffffffu}), (std::vector<uint64_t>{0x7fc00000u}));
+              (std::vector<uint64_t>{0xffc00000u, 0x7fc12345u, 0x7f800001u, 0xff812345u, 0xbf800000u}));
     EXPECT_EQ(bitcast(DType::f64, DType::i64, {0xfff8000000000123ull, 0x7ff0000000000001ull}),
-              (std::vector<uint64_t>{0x7ff8000000000000ull, 0x7ff8000000000000ull}));
-    EXPECT_EQ(bitcast(DType::f64, DType::u64, {0xfff8000000000000ull}), (std::vector<uint64_t>{0x7ff8000000000000ull}));
-    // f16: a signalling NaN is loaded, carried in f32 and still reads as 0x7e00
-    EXPECT_EQ(bitcast(DType::f16, DType::u16, {0x7c01, 0xfe3f, 0x7e00, 0x3c00}),
-              (std::vector<uint64_t>{0x7e00, 0x7e00, 0x7e00, 0x3c00}));
-    EXPECT_EQ(bitcast(DType::f16, DType::i16, {0xfc01}), (std::vector<uint64_t>{0x7e00}));
-    EXPECT_EQ(bitcast(DType::bf16, DType::u16, {0xffc1, 0x7f81}), (std::vector<uint64_t>{0x7fc0, 0x7fc0}));
-    EXPECT_EQ(bitcast(DType::bf16, DType::i16, {0xff80 | 0x7f}), (std::vector<uint64_t>{0x7fc0}));
-    // between the 16-bit floats: f16's canonical NaN 0x7e00 is the finite bf16 0x7e00 (2^125)
-    EXPECT_EQ(bitcast(DType::f16, DType::bf16, {0xfe01}), (std::vector<uint64_t>{0x7e00}));
-    auto b2h = bitcast(DType::bf16, DType::f16, {0xffc1});  // 0x7fc0 is an f16 NaN: stored as some NaN
-    EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, b2h[0]))) << std::hex << b2h[0];
-    // a NaN computed at run time (0·inf on x86 is 0xffc00000), and after a cast of an f16 sNaN
+              (std::vector<uint64_t>{0xfff8000000000123ull, 0x7ff0000000000001ull}));
+    EXPECT_EQ(bitcast(DType::f16, DType::u16, {0x7c01, 0xfe3f, 0x7e00, 0x3c00, 0xfc01}),
+              (std::vector<uint64_t>{0x7c01, 0xfe3f, 0x7e00, 0x3c00, 0xfc01}));
+    EXPECT_EQ(bitcast(DType::f16, DType::i16, {0xfc01}), (std::vector<uint64_t>{0xfc01}));
+    EXPECT_EQ(bitcast(DType::bf16, DType::u16, {0xffc1, 0x7f81}), (std::vector<uint64_t>{0xffc1, 0x7f81}));
+    EXPECT_EQ(bitcast(DType::bf16, DType::i16, {0xff81}), (std::vector<uint64_t>{0xff81}));
+    // between the 16-bit floats the pattern is kept (0xfe01 is a finite bf16)
+    EXPECT_EQ(bitcast(DType::f16, DType::bf16, {0xfe01}), (std::vector<uint64_t>{0xfe01}));
+
+    // integer → float → integer round trips through every float dtype of the same size, every bit
+    // pattern kept: ordinary values and patterns that are NaNs of the float dtype
+    struct Trip {
+        DType i, f;
+        std::vector<uint64_t> bits;
+    };
+    const Trip trips[] = {
+        {DType::i32, DType::f32, {0xfffffff9u /* -7 */, 0xffc00001u, 0x7f800001u, 0x7fc12345u, 0xffffffffu, 1u}},
+        {DType::u32, DType::f32, {0xffc00001u, 0x7f800000u, 0x00000001u}},
+        {DType::i64, DType::f64, {0xfffffffffffffffeull /* -2 */, 0x7ff0000000000001ull, 0xfff8000000000042ull}},
+        {DType::u64, DType::f64, {0xffffffffffffffffull, 0x7ff8000000000000ull}},
+        {DType::i16, DType::f16, {0xfff9, 0x7c01, 0xfc01, 0x7e3f, 0xfe00, 0x7dff, 0x0001}},
+        {DType::u16, DType::f16, {0xffff, 0x7d00}},
+        {DType::i16, DType::bf16, {0xfff9, 0x7f81, 0xff81, 0x7fc5, 0xffc0, 0x0001}},
+        {DType::u16, DType::bf16, {0xffff, 0x7fbf}},
+    };
+    for (const Trip& t : trips) {
+        auto back = run_elementwise({{t.i, t.bits}}, [&](Kernel& k, const std::vector<int>& l) {
+            return k.bitcast(k.bitcast(l[0], t.f), t.i);
+        });
+        EXPECT_EQ(back, t.bits) << dtype_name(t.i) << " through " << dtype_name(t.f);
+        // three reinterpretations in a row (through the other 16-bit float) are still one
+        if (dtype_size(t.i) == 2) {
+            DType other = t.f == DType::f16 ? DType::bf16 : DType::f16;
+            auto three = run_elementwise({{t.i, t.bits}}, [&](Kernel& k, const std::vector<int>& l) {
+                return k.bitcast(k.bitcast(k.bitcast(l[0], t.f), other), t.i);
+            });
+            EXPECT_EQ(three, t.bits) << dtype_name(t.i) << " through " << dtype_name(t.f) << " and " << dtype_name(other);
+        }
+    }
+    // constants and scalars are given by bits: exact too
+    auto konst = run_elementwise({{DType::u16, {0}}}, [](Kernel& k, const std::vector<int>&) {
+        return k.bitcast(k.constant_bits(DType::f16, 0xfc01), DType::u16);
+    });
+    EXPECT_EQ(konst[0], 0xfc01u);
+}
+
+TEST(Interpreter, BitcastOfAComputedNaNGivesTheCanonicalQuietNaN) {
+    // a NaN computed at run time (0·inf on x86 is 0xffc00000)
     auto prod = run_elementwise({{DType::f32, F(DType::f32, {0, -0.0})}, {DType::f32, F(DType::f32, {inf, inf})}},
                                 [](Kernel& k, const std::vector<int>& l) {
                                     return k.bitcast(k.binary(Op::mul, l[0], l[1]), DType::u32);
                                 });
     EXPECT_EQ(prod, (std::vector<uint64_t>{0x7fc00000u, 0x7fc00000u}));
+    // a cast is computed: an f16 sNaN cast to f32, a loaded -NaN passed through neg or where
     auto wide = run_elementwise({{DType::f16, {0x7c01}}}, [](Kernel& k, const std::vector<int>& l) {
         return k.bitcast(k.cast(l[0], DType::f32), DType::i32);
     });
     EXPECT_EQ(wide[0], 0x7fc00000u);
-    // integer bits → f16 sNaN → stored as f16: some NaN (sign and payload unspecified)
-    auto stored = bitcast(DType::u16, DType::f16, {0x7c01, 0xfc01});
+    auto neg = run_elementwise({{DType::f64, {0x7ff8000000000123ull}}}, [](Kernel& k, const std::vector<int>& l) {
+        return k.bitcast(k.unary(Op::neg, l[0]), DType::u64);
+    });
+    EXPECT_EQ(neg[0], 0x7ff8000000000000ull);
+    for (auto [f, i, want] : {std::tuple{DType::f16, DType::i16, uint64_t(0x7e00)}, {DType::bf16, DType::u16, uint64_t(0x7fc0)}}) {
+        auto half = run_elementwise({{f, {0xfc01 | (f == DType::bf16 ? 0x0380u : 0u)}}}, [&](Kernel& k, const std::vector<int>& l) {
+            return k.bitcast(k.binary(Op::add, l[0], l[0]), i);
+        });
+        EXPECT_EQ(half[0], want) << dtype_name(f);
+        // a chain of bitcasts starting at a computed value canonicalises once, at its root
+        auto chain = run_elementwise({{f, {0xfc01 | (f == DType::bf16 ? 0x0380u : 0u)}}}, [&](Kernel& k, const std::vector<int>& l) {
+            return k.bitcast(k.bitcast(k.bitcast(k.binary(Op::add, l[0], l[0]), i), f), i);
+        });
+        EXPECT_EQ(chain[0], want) << dtype_name(f) << " chain";
+    }
+    // an integer computed value keeps its bits through a float dtype
+    auto isum = run_elementwise({{DType::i32, {0xfffffff8u}}}, [](Kernel& k, const std::vector<int>& l) {
+        return k.bitcast(k.bitcast(k.binary(Op::add, l[0], k.constant(DType::i32, 1.0)), DType::f32), DType::i32);
+    });
+    EXPECT_EQ(isum[0], 0xfffffff9u);
+    // integer bits → f16 sNaN → stored as f16: some NaN (a store's NaN bits are unspecified)
+    auto stored = run_elementwise({{DType::u16, {0x7c01, 0xfc01}}}, [](Kernel& k, const std::vector<int>& l) {
+        return k.bitcast(l[0], DType::f16);
+    });
     EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, stored[0]))) << std::hex << stored[0];
     EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, stored[1]))) << std::hex << stored[1];
-    // integer → float → integer: a NaN pattern comes back canonical, any other pattern unchanged
-    auto round_trip = run_elementwise({{DType::u32, {0xffc00001u, 0x7f800000u, 0x00000001u}}},
-                                      [](Kernel& k, const std::vector<int>& l) {
-                                          return k.bitcast(k.bitcast(l[0], DType::f32), DType::u32);
-                                      });
-    EXPECT_EQ(round_trip, (std::vector<uint64_t>{0x7fc00000u, 0x7f800000u, 0x00000001u}));
 }
 
 namespace {

@@ -214,14 +214,43 @@ struct Codegen {
         return "((" + ctype(to) + ")" + x + ")";
     }
 
-    // A float source reads NaN as its dtype's canonical quiet NaN (zx_bits_*, docs/ir.md §4).
-    std::string bitcast_expr(DType from, DType to, const std::string& a) {
-        std::string bits = from == DType::f16 ? "zx_bits_f16(" + a + ")"
-                           : from == DType::bf16 ? "zx_bits_bf16(" + a + ")"
-                           : from == DType::f32 ? "zx_bits_f32(" + a + ")"
-                           : from == DType::f64 ? "zx_bits_f64(" + a + ")" : a;
-        if (to == DType::f16) return "zx_f16_to_f32(zx_bitcast<uint16_t>(" + bits + "))";
-        if (to == DType::bf16) return "zx_bf16_to_f32(zx_bitcast<uint16_t>(" + bits + "))";
+    // Bitcast node i (docs/ir.md §4). A chain of bitcasts is one reinterpretation of the bits of
+    // its first non-bitcast operand (the root). A load, constant or scalar root gives its stored
+    // bits exactly: the memory word itself (a 16-bit float's raw pattern, not its f32 carrier,
+    // so signalling NaNs and payloads survive), the literal bits, the scalar's argument word. Any
+    // other root is a computed value whose NaN reads as the canonical quiet NaN (zx_bits_*: the
+    // sign and payload of a NaN from arithmetic differ between constant folding and run time).
+    std::string bitcast_expr(int i, const std::string& ind) {
+        const Node& nd = k.nodes[size_t(i)];
+        int r = nd.src[0];
+        while (k.nodes[size_t(r)].op == Op::bitcast) r = k.nodes[size_t(r)].src[0];
+        const Node& root = k.nodes[size_t(r)];
+        DType from = root.dtype, to = nd.dtype;
+        size_t size = dtype_size(from);
+        std::string U = "uint" + std::to_string(8 * size) + "_t";
+        auto bits_literal = [&](uint64_t b) {
+            if (size < 8) b &= (uint64_t(1) << (8 * size)) - 1;
+            return "((" + U + ")" + std::to_string(b) + "ull)";
+        };
+        std::string bits;
+        if (root.op == Op::load) {
+            const kernel::Input& in = k.inputs[root.arg];
+            auto [off, ok] = emit_view(in.view, "b" + std::to_string(i), ind);
+            std::string word = "zx_bitcast<" + U + ">(in" + std::to_string(root.arg) + "[" + off + "])";
+            bits = ok.empty() ? word : "(" + ok + " ? " + word + " : " + bits_literal(in.pad_value) + ")";
+        } else if (root.op == Op::constant) {
+            bits = bits_literal(root.value);
+        } else if (root.op == Op::scalar) {
+            bits = "((" + U + ")zscalar[" + std::to_string(root.arg) + "])";
+        } else {
+            std::string a = n(r);
+            bits = from == DType::f16 ? "zx_bits_f16(" + a + ")"
+                   : from == DType::bf16 ? "zx_bits_bf16(" + a + ")"
+                   : from == DType::f32 ? "zx_bits_f32(" + a + ")"
+                   : from == DType::f64 ? "zx_bits_f64(" + a + ")" : "zx_bitcast<" + U + ">(" + a + ")";
+        }
+        if (to == DType::f16) return "zx_f16_to_f32(" + bits + ")";
+        if (to == DType::bf16) return "zx_bf16_to_f32(" + bits + ")";
         return "zx_bitcast<" + ctype(to) + ">(" + bits + ")";
     }
 
@@ -345,7 +374,7 @@ struct Codegen {
             case Op::index: e = "((" + ctype(nd.dtype) + ")" + var(nd.arg) + ")"; break;
             case Op::where: e = "(" + s(0) + " ? " + s(1) + " : " + s(2) + ")"; break;
             case Op::cast: e = cast_expr(dt(nd.src[0]), nd.dtype, s(0)); break;
-            case Op::bitcast: e = bitcast_expr(dt(nd.src[0]), nd.dtype, s(0)); break;
+            case Op::bitcast: e = bitcast_expr(i, ind); break;
             default:
                 if (kernel::op_is_unary(nd.op)) e = unary_expr(nd.op, dt(nd.src[0]), s(0));
                 else e = binary_expr(nd.op, dt(nd.src[0]), s(0), s(1));
