@@ -175,8 +175,7 @@ NodePtr make_binary(kernel::Op op, const NodePtr& x, const NodePtr& y) {
     NodePtr n = unary_like(OpKind::binary, x, x->shape);
     n->inputs.push_back(y);
     n->op = op;
-    if (kernel::op_is_comparison(op) || op == kernel::Op::logical_and || op == kernel::Op::logical_or)
-        n->dtype = DType::bool_;
+    if (kernel::op_gives_bool(op)) n->dtype = DType::bool_;  // comparisons, logical_and/or/xor
     return n;
 }
 
