@@ -683,3 +683,118 @@ TEST(HostRegressions, WrongResultsAfterSumsAreDetected) {
     auto want = run_reference(c);
     EXPECT_EQ(compare_outputs(c, want, rewrite_output(c.kernel, want, 0, nudged)), "");
 }
+
+// A reduce read broadcast along an axis that is not the last (softmax over axis 0: the column
+// sums at every [row, column]) is hoisted: computed once per distinct value into a scratch array
+// before the main loop, vectorised along the last axis. The generated source must have the
+// scratch (else this tests nothing new) and the results must match the interpreter: f32 softmax
+// shapes (one and several last-axis blocks), a max with NaNs (f32, f16), a wrapping i8 sum
+// invariant along the middle axis of three, a masked body load, and two hoisted reduces in one
+// kernel, one reading level-0 values in its body.
+TEST(HostRegressions, ReduceBroadcastAlongAnOuterAxisIsHoisted) {
+    HostPool pool;
+    HostDevice dev(pool);
+    std::mt19937_64 rng(7);
+    auto layer = [](std::vector<int64_t> shape, std::vector<int64_t> strides) {
+        ViewLayer l;
+        l.shape = std::move(shape);
+        l.strides = std::move(strides);
+        View v;
+        v.layers.push_back(l);
+        return v;
+    };
+    std::vector<Case> cases;
+    // 0-1: softmax over axis 0 of [R, C]: out = e^(x - m) / sum_k e^(x[k, c] - m[c])
+    for (auto [R, C] : {std::pair<int64_t, int64_t>{37, 70}, {5, 600}}) {
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {R, C, R};
+        k.reduce_axes = 1;
+        int x = k.load(k.add_input(DType::f32, View::contiguous({R, C})));
+        int m = k.load(k.add_input(DType::f32, layer({R, C}, {0, 1})));
+        int xk = k.load(k.add_input(DType::f32, layer({R, C, R}, {0, 1, C})));
+        int mk = k.load(k.add_input(DType::f32, layer({R, C, R}, {0, 1, 0})));
+        int sum = k.reduce(Op::reduce_sum, k.unary(Op::exp, k.binary(Op::sub, xk, mk)));
+        k.add_output(DType::f32, View::contiguous({R, C}), k.binary(Op::div, k.unary(Op::exp, k.binary(Op::sub, x, m)), sum));
+        std::vector<uint8_t> xs = random_buffer(DType::f32, size_t(R * C), rng), ms = random_buffer(DType::f32, size_t(C), rng);
+        c.buffers = {xs, ms, xs, ms, std::vector<uint8_t>(size_t(R * C) * 4, 0x5a)};
+        cases.push_back(c);
+    }
+    // 2-3: max over axis 0 of [R, C] with NaNs, added to x: out = x + max_k x[k, c]
+    for (DType t : {DType::f32, DType::f16}) {
+        const int64_t R = 9, C = 40;
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {R, C, R};
+        k.reduce_axes = 1;
+        int x = k.load(k.add_input(t, View::contiguous({R, C})));
+        int xk = k.load(k.add_input(t, layer({R, C, R}, {0, 1, C})));
+        k.add_output(t, View::contiguous({R, C}), k.binary(Op::add, x, k.reduce(Op::reduce_max, xk)));
+        std::vector<uint8_t> xs = random_buffer(t, size_t(R * C), rng);
+        c.buffers = {xs, xs, std::vector<uint8_t>(size_t(R * C) * dtype_size(t), 0x5a)};
+        cases.push_back(c);
+    }
+    // 4: i8 [A, B, C]: out = x - sum_k x[a, k, c] (wraps), invariant along the middle axis
+    {
+        const int64_t A = 3, B = 6, C = 33;
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {A, B, C, B};
+        k.reduce_axes = 1;
+        int x = k.load(k.add_input(DType::i8, View::contiguous({A, B, C})));
+        int xk = k.load(k.add_input(DType::i8, layer({A, B, C, B}, {B * C, 0, 1, C})));
+        k.add_output(DType::i8, View::contiguous({A, B, C}), k.binary(Op::sub, x, k.reduce(Op::reduce_sum, xk)));
+        std::vector<uint8_t> xs = random_buffer(DType::i8, size_t(A * B * C), rng);
+        c.buffers = {xs, xs, std::vector<uint8_t>(size_t(A * B * C), 0x5a)};
+        cases.push_back(c);
+    }
+    // 5: masked body load (columns 3.. of a [R, C-3] buffer, pad 1.5) in a product
+    {
+        const int64_t R = 6, C = 20;
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {R, C, R};
+        k.reduce_axes = 1;
+        View v = layer({R, C, R}, {0, 1, C - 3});
+        v.layers[0].offset = -3;
+        v.layers[0].mask_begin = {0, 3, 0};
+        v.layers[0].mask_end = {R, C, R};
+        int xk = k.load(k.add_input(DType::f32, v, bits_from_double(DType::f32, 1.5)));
+        int i0 = k.cast(k.index(0), DType::f32);
+        k.add_output(DType::f32, View::contiguous({R, C}), k.binary(Op::mul, i0, k.reduce(Op::reduce_prod, xk)));
+        c.buffers = {random_buffer(DType::f32, size_t(R * (C - 3)), rng), std::vector<uint8_t>(size_t(R * C) * 4, 0x5a)};
+        cases.push_back(c);
+    }
+    // 6: two hoisted reduces, one reading level-0 values (a [C] load and a scalar) in its body:
+    //    out = (x - max_k x[k, c]) * sum_k x[k, c] * (w[c] + s)
+    {
+        const int64_t R = 11, C = 24;
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {R, C, R};
+        k.reduce_axes = 1;
+        int x = k.load(k.add_input(DType::f64, View::contiguous({R, C})));
+        int xk = k.load(k.add_input(DType::f64, layer({R, C, R}, {0, 1, C})));
+        int w = k.load(k.add_input(DType::f64, layer({R, C}, {0, 1})));
+        int ws = k.binary(Op::add, w, k.scalar(k.add_scalar(DType::f64)));
+        int s1 = k.reduce(Op::reduce_max, xk);
+        int s2 = k.reduce(Op::reduce_sum, k.binary(Op::mul, xk, ws));
+        k.add_output(DType::f64, View::contiguous({R, C}), k.binary(Op::mul, k.binary(Op::sub, x, s1), s2));
+        std::vector<uint8_t> xs = random_buffer(DType::f64, size_t(R * C), rng);
+        c.buffers = {xs, xs, random_buffer(DType::f64, size_t(C), rng), std::vector<uint8_t>(size_t(R * C) * 8, 0x5a)};
+        c.scalars = {bits_from_double(DType::f64, 0.25)};
+        cases.push_back(c);
+    }
+    std::vector<const Kernel*> kernels;
+    std::vector<std::string> names;
+    for (const Case& c : cases) kernels.push_back(&c.kernel);
+    for (size_t i = 0; i < cases.size(); ++i) names.push_back("k" + std::to_string(i));
+    std::vector<ProgramId> ids = dev.compile_batch(kernels);
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const Case& c = cases[i];
+        std::string src = host_source(std::span<const Kernel* const>(&kernels[i], 1), std::span<const std::string>(&names[i], 1));
+        EXPECT_NE(src.find("zh"), std::string::npos) << "case " << i << ": reduce not hoisted\n" << kernel_string(c.kernel);
+        std::string why = compare_outputs(c, run_reference(c), run_host(pool, dev, ids[i], c));
+        EXPECT_EQ(why, "") << "case " << i << "\n" << kernel_string(c.kernel);
+    }
+}

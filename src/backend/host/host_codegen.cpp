@@ -126,6 +126,14 @@ struct Codegen {
     std::vector<int> cache_owner;         // body node → the reduce whose loop stores it per k, or -1
     std::vector<std::pair<uint32_t, uint32_t>> alias;
     std::vector<bool> needed_cached;      // needed by the outputs when caches are used
+    // Hoisted broadcast reduces: a level-0 reduce that varies along the last axis but not along
+    // some other axis (softmax over axis 0: sum_k e^(x[k,c] - m[c]) read at every [r, c]) is
+    // computed once per distinct value, before the main loop, into a scratch array zh<i> over
+    // the axes it depends on (hoist_axes[i], last axis innermost): blocks of the last axis with
+    // the reduce loops outside and the last axis inside, which vectorises; the main loop reads
+    // zh<i>. (A reduce invariant along the last axis is computed once per row instead.)
+    std::vector<uint64_t> varies_axis;    // node → bit d set when it depends on global axis d
+    std::vector<bool> hoisted;
 
     Codegen(const Kernel& kk, std::ostringstream& o) : k(merge_common_subexpressions(kk)), os(o) {}
 
@@ -545,7 +553,106 @@ struct Codegen {
         else os << ind << "const " << ctype(rd.dtype) << " " << n(i) << " = (" << ctype(rd.dtype) << ")" << acc << ";\n";
     }
 
+    // Offset of the current index in hoisted reduce i's scratch array.
+    std::string scratch_offset(int i) const {
+        std::string s = "0";
+        int64_t stride = 1;
+        for (size_t d = G; d-- > 0;)
+            if (varies_axis[size_t(i)] >> d & 1) {
+                s += " + " + var(d) + " * " + std::to_string(stride);
+                stride *= k.shape[d];
+            }
+        return "(" + s + ")";
+    }
+    int64_t scratch_size(int i) const {
+        int64_t n = 1;
+        for (size_t d = 0; d < G; ++d)
+            if (varies_axis[size_t(i)] >> d & 1) n *= k.shape[d];
+        return n;
+    }
+
+    // The pass computing hoisted reduce h into zh<h> (see `hoisted`): tasks over the axes h
+    // depends on but the last and over blocks of the last axis; the axes it does not depend on
+    // are 0. Per block, one accumulator per last-axis element; the reduce loops run outside the
+    // last-axis loop, each element in the interpreter's order.
+    void emit_hoisted_reduce(int h) {
+        const Node& rd = k.nodes[size_t(h)];
+        size_t N = k.nodes.size(), L = G - 1;
+        // body: h's level-1 nodes (emitted here); deps: level-0 nodes they read, directly or
+        // through other level-0 nodes (emitted with emit_level0); inner: bodies of those deps
+        // that are reduces (emitted by emit_level0, only followed down to their level-0 reads).
+        std::vector<bool> body(N, false), deps(N, false), inner(N, false);
+        (level[size_t(rd.src[0])] == 0 ? deps : body)[size_t(rd.src[0])] = true;
+        for (size_t j = size_t(h); j-- > 0;) {
+            if (!body[j] && !deps[j] && !inner[j]) continue;
+            if (deps[j] && hoisted[j]) continue;  // read from its own scratch
+            bool reduce_dep = deps[j] && kernel::op_is_reduce(k.nodes[j].op);
+            for (int s = 0; s < kernel::op_arity(k.nodes[j].op); ++s) {
+                size_t src = size_t(k.nodes[j].src[s]);
+                if (level[src] == 0) deps[src] = true;
+                else if (reduce_dep || inner[j]) inner[src] = true;
+                else if (body[j]) body[src] = true;
+            }
+        }
+        int64_t cols = k.shape[L], outer = scratch_size(h) / std::max<int64_t>(1, cols), rnum = k.reduce_numel();
+        int64_t nblk_target = std::max<int64_t>(1, kTargetTasks / std::max<int64_t>(1, outer));
+        int64_t blk = std::max<int64_t>(64, (cols + nblk_target - 1) / nblk_target);
+        blk = std::min<int64_t>({cols, (blk + 15) / 16 * 16, 512});
+        int64_t nblk = (cols + blk - 1) / blk, tasks = outer * nblk;
+        std::string T = acc_type(rd.op, rd.dtype), zh = "zh" + std::to_string(h);
+        std::string id = literal(rd.dtype, identity_bits(rd.op, rd.dtype));
+        if (T != ctype(rd.dtype)) id = "(" + T + ")" + id;
+        bool nan = dtype_is_float(rd.dtype) && (rd.op == Op::reduce_max || rd.op == Op::reduce_min);
+        std::string qnan = T == "double" ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
+        os << "  " << ctype(rd.dtype) << "* " << zh << " = (" << ctype(rd.dtype) << "*)malloc(sizeof("
+           << ctype(rd.dtype) << ") * " << scratch_size(h) << ");\n";
+        if (tasks > 1 && scratch_size(h) * std::max<int64_t>(1, rnum) >= kParallelWork)
+            os << "  #pragma omp parallel for schedule(dynamic, 1)\n";
+        os << "  for (int64_t zt = 0; zt < " << tasks << "; ++zt) {\n";
+        os << "    __asm__ volatile(\"\");\n";  // vectorise the last-axis loops only (emit_inner_loop)
+        os << "    const int64_t zrow = zt / " << nblk << ", zc0 = (zt % " << nblk << ") * " << blk << ";\n";
+        os << "    const int64_t zc1 = zc0 + " << blk << " < " << cols << " ? zc0 + " << blk << " : " << cols << ";\n";
+        os << "    int64_t zr = zrow; (void)zr;\n";
+        for (size_t d = L; d-- > 0;) {
+            if (varies_axis[size_t(h)] >> d & 1)
+                os << "    const int64_t " << var(d) << " = zr % " << k.shape[d] << "; zr /= " << k.shape[d] << ";\n";
+            else
+                os << "    const int64_t " << var(d) << " = 0; (void)" << var(d) << ";\n";
+        }
+        for (size_t j = 0; j < size_t(h); ++j)
+            if (deps[j] && !varies_last[j]) emit_level0(int(j), "    ");
+        os << "    " << T << " zacc[" << blk << "]; int zaccnan[" << blk << "];\n";
+        os << "    for (int zj = 0; zj < " << blk << "; ++zj) { zacc[zj] = " << id << "; zaccnan[zj] = 0; }\n";
+        std::string ind = "    ";
+        for (size_t d = G; d < G + R; ++d) {
+            os << ind << "for (int64_t " << var(d) << " = 0; " << var(d) << " < " << k.shape[d] << "; ++" << var(d) << ") {\n";
+            ind += "  ";
+        }
+        os << ind << "for (int64_t " << var(L) << " = zc0; " << var(L) << " < zc1; ++" << var(L) << ") {\n";
+        std::string in2 = ind + "  ", x = n(rd.src[0]), a = "zacc[" + var(L) + " - zc0]";
+        for (size_t j = 0; j < size_t(h); ++j)
+            if (deps[j] && varies_last[j]) emit_level0(int(j), in2);
+        for (size_t j = 0; j < size_t(h); ++j)
+            if (body[j]) emit_value(int(j), in2);
+        if (nan) os << in2 << "zaccnan[" << var(L) << " - zc0] |= (" << x << " != " << x << ");\n";
+        os << in2 << a << " = " << combine(rd.op, rd.dtype, a, x) << ";\n";
+        os << ind << "}\n";
+        for (size_t d = G; d < G + R; ++d) {
+            ind.resize(ind.size() - 2);
+            os << ind << "}\n";
+        }
+        os << "    for (int64_t " << var(L) << " = zc0; " << var(L) << " < zc1; ++" << var(L) << ")\n";
+        os << "      " << zh << scratch_offset(h).insert(0, "[").append("]") << " = ";
+        if (nan) os << "zaccnan[" << var(L) << " - zc0] ? " << qnan << " : " << a << ";\n";
+        else os << "(" << ctype(rd.dtype) << ")" << a << ";\n";
+        os << "  }\n";
+    }
+
     void emit_level0(int i, const std::string& ind, bool cached = false) {
+        if (!hoisted.empty() && hoisted[size_t(i)]) {
+            os << ind << "const " << ctype(dt(i)) << " " << n(i) << " = zh" << i << "[" << scratch_offset(i) << "];\n";
+            return;
+        }
         if (cached && cache_of[size_t(i)] >= 0) {
             os << ind << "const " << ctype(dt(i)) << " " << n(i) << " = zrc" << cache_of[size_t(i)] << "[" << var(G - 1)
                << "];\n";
@@ -610,23 +717,50 @@ struct Codegen {
             if (mm.use_blas && int(i) == mm.reduce_node) continue;  // BLAS computes it
             for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s) needed[size_t(k.nodes[i].src[s])] = true;
         }
-        varies_last.assign(N, false);
+        // Which global axes each node depends on (a load: the axes its top layer walks or masks).
+        varies_axis.assign(N, 0);
+        uint64_t all_axes = G >= 64 ? ~uint64_t(0) : (uint64_t(1) << G) - 1;
         for (size_t i = 0; i < N; ++i) {
             const Node& nd = k.nodes[i];
-            bool v = false;
-            if (G == 0) v = false;
-            else if (nd.op == Op::load) {
+            uint64_t v = 0;
+            if (nd.op == Op::load) {
                 const ViewLayer& top = k.inputs[nd.arg].view.layers.back();
-                size_t L = G - 1;
-                v = (top.strides[L] != 0 && top.shape[L] != 1) ||
-                    (top.has_mask() && (top.mask_begin[L] > 0 || top.mask_end[L] < top.shape[L]));
-            } else if (nd.op == Op::index) v = nd.arg == G - 1;
-            else
-                for (int s = 0; s < kernel::op_arity(nd.op); ++s) v = v || varies_last[size_t(nd.src[s])];
-            if (mm.use_blas && int(i) == mm.reduce_node) v = true;
-            varies_last[i] = v;
+                for (size_t d = 0; d < G && d < 64; ++d)
+                    if ((top.strides[d] != 0 && top.shape[d] != 1) ||
+                        (top.has_mask() && (top.mask_begin[d] > 0 || top.mask_end[d] < top.shape[d])))
+                        v |= uint64_t(1) << d;
+            } else if (nd.op == Op::index) {
+                if (nd.arg < G) v = nd.arg < 64 ? uint64_t(1) << nd.arg : all_axes;
+            } else {
+                for (int s = 0; s < kernel::op_arity(nd.op); ++s) v |= varies_axis[size_t(nd.src[s])];
+            }
+            if (mm.use_blas && int(i) == mm.reduce_node) v = all_axes;
+            varies_axis[i] = v;
         }
+        varies_last.assign(N, false);
+        for (size_t i = 0; i < N; ++i) varies_last[i] = G > 0 && (G > 64 || (varies_axis[i] >> (G - 1) & 1));
         int64_t gnum = k.global_numel(), rnum = k.reduce_numel();
+        // Hoist the reduces that vary along the last axis and not along some other axis of size > 1.
+        hoisted.assign(N, false);
+        if (!mm.use_blas && G >= 2 && G <= 64 && R > 0 && gnum > 0 && !(gnum <= 8 && rnum >= kParallelWork))
+            for (size_t i = 0; i < N; ++i) {
+                if (!needed[i] || level[i] != 0 || !kernel::op_is_reduce(k.nodes[i].op) || !varies_last[i]) continue;
+                for (size_t d = 0; d + 1 < G; ++d)
+                    if (k.shape[d] > 1 && !(varies_axis[i] >> d & 1)) hoisted[i] = true;
+            }
+        bool any_hoisted = std::find(hoisted.begin(), hoisted.end(), true) != hoisted.end();
+        if (any_hoisted) {  // the main loop reads hoisted reduces: it needs nothing below them
+            needed.assign(N, false);
+            for (const kernel::Output& o : k.outputs) needed[size_t(o.node)] = true;
+            for (size_t i = N; i-- > 0;)
+                if (needed[i] && !hoisted[i])
+                    for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s) needed[size_t(k.nodes[i].src[s])] = true;
+        }
+        // Reduce steps per element of the main loop: none when every reduce is hoisted.
+        bool per_element_reduce = false;
+        for (size_t i = 0; i < N; ++i)
+            per_element_reduce = per_element_reduce || (needed[i] && kernel::op_is_reduce(k.nodes[i].op) && !hoisted[i]);
+        int64_t main_rnum = per_element_reduce ? rnum : 1;
         bool float_product = false;  // never split: float products keep the interpreter's order
         for (size_t i = 0; i < N; ++i)
             float_product = float_product || (needed[i] && k.nodes[i].op == Op::reduce_prod && dtype_is_float(dt(int(i))));
@@ -664,6 +798,8 @@ struct Codegen {
             return;
         }
         if (mm.use_blas) emit_blas("  ");
+        for (size_t i = 0; i < N; ++i)
+            if (hoisted[i]) emit_hoisted_reduce(int(i));
 
         if (G == 0) {
             os << "  {\n";
@@ -681,11 +817,11 @@ struct Codegen {
         int64_t cols = k.shape[G - 1], rows = gnum / cols;
         // Blocks of the last axis: enough tasks for every thread, each worth >= ~16K steps.
         int64_t nblk_target = std::max<int64_t>(1, kTargetTasks / rows);
-        int64_t min_blk = std::max<int64_t>(16, 16384 / std::max<int64_t>(1, rnum));
+        int64_t min_blk = std::max<int64_t>(16, 16384 / std::max<int64_t>(1, main_rnum));
         int64_t blk = std::max<int64_t>(min_blk, (cols + nblk_target - 1) / nblk_target);
         blk = std::min<int64_t>(cols, (blk + 15) / 16 * 16);
         int64_t nblk = (cols + blk - 1) / blk, tasks = rows * nblk;
-        int64_t work = gnum * std::max<int64_t>(1, rnum);
+        int64_t work = gnum * std::max<int64_t>(1, main_rnum);  // hoisted reduces ran above
         if (par_axis < 0 && work >= kParallelWork && tasks > 1) os << "  #pragma omp parallel for schedule(dynamic, 1)\n";
         os << "  for (int64_t zt = 0; zt < " << tasks << "; ++zt) {\n";
         // Only the inner loop is to be vectorised. With a short constant row GCC 12 unrolls the
@@ -711,7 +847,10 @@ struct Codegen {
             emit_inner_loop(false);
             os << "    }\n";
         }
-        os << "  }\n}\n";
+        os << "  }\n";
+        for (size_t i = 0; i < N; ++i)
+            if (hoisted[i]) os << "  free(zh" << i << ");\n";
+        os << "}\n";
     }
 
     void emit_inner_loop(bool cached) {
