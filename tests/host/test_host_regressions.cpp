@@ -689,8 +689,8 @@ TEST(HostRegressions, WrongResultsAfterSumsAreDetected) {
 // before the main loop, vectorised along the last axis. The generated source must have the
 // scratch (else this tests nothing new) and the results must match the interpreter: f32 softmax
 // shapes (one and several last-axis blocks), a max with NaNs (f32, f16), a wrapping i8 sum
-// invariant along the middle axis of three, a masked body load, and two hoisted reduces in one
-// kernel, one reading level-0 values in its body.
+// invariant along the middle axis of three, a masked body load, two hoisted reduces in one
+// kernel (one reading level-0 values in its body), and column reduces (sum over axis 0 into [C]).
 TEST(HostRegressions, ReduceBroadcastAlongAnOuterAxisIsHoisted) {
     HostPool pool;
     HostDevice dev(pool);
@@ -783,6 +783,19 @@ TEST(HostRegressions, ReduceBroadcastAlongAnOuterAxisIsHoisted) {
         std::vector<uint8_t> xs = random_buffer(DType::f64, size_t(R * C), rng);
         c.buffers = {xs, xs, random_buffer(DType::f64, size_t(C), rng), std::vector<uint8_t>(size_t(R * C) * 8, 0x5a)};
         c.scalars = {bits_from_double(DType::f64, 0.25)};
+        cases.push_back(c);
+    }
+    // 7-8: column reduces (x.sum(0) of a row-major [R, C] into [C], f32 and a wrapping i32
+    //      product): hoisted too, so their loop runs along the contiguous last axis
+    for (DType t : {DType::f32, DType::i32}) {
+        const int64_t R = 50, C = 77;
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {C, R};
+        k.reduce_axes = 1;
+        int xk = k.load(k.add_input(t, layer({C, R}, {1, C})));
+        k.add_output(t, View::contiguous({C}), k.reduce(t == DType::f32 ? Op::reduce_sum : Op::reduce_prod, xk));
+        c.buffers = {random_buffer(t, size_t(R * C), rng), std::vector<uint8_t>(size_t(C) * 4, 0x5a)};
         cases.push_back(c);
     }
     std::vector<const Kernel*> kernels;

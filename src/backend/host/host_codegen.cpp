@@ -553,6 +553,28 @@ struct Codegen {
         else os << ind << "const " << ctype(rd.dtype) << " " << n(i) << " = (" << ctype(rd.dtype) << ")" << acc << ";\n";
     }
 
+    // Whether every load in reduce r's body that walks memory walks the last global axis with
+    // stride 1 and the innermost reduce axis with another stride, and at least one does.
+    bool column_reduce(size_t r) const {
+        size_t L = G - 1, K = G + R - 1;
+        std::vector<bool> body(k.nodes.size(), false);
+        body[size_t(k.nodes[r].src[0])] = true;
+        bool found = false;
+        for (size_t j = r + 1; j-- > 0;) {
+            if (!body[j] || level[j] == 0) continue;
+            const Node& nd = k.nodes[j];
+            if (nd.op == Op::load) {
+                const kernel::View& v = k.inputs[nd.arg].view;
+                if (v.layers.size() != 1) return false;
+                const ViewLayer& top = v.layers[0];
+                if (top.strides[K] == 1 || top.strides[K] == -1 || (top.strides[L] != 1 && top.strides[L] != 0)) return false;
+                found = found || (top.strides[L] == 1 && top.strides[K] != 0);
+            }
+            for (int s = 0; s < kernel::op_arity(nd.op); ++s) body[size_t(nd.src[s])] = true;
+        }
+        return found;
+    }
+
     // Offset of the current index in hoisted reduce i's scratch array.
     std::string scratch_offset(int i) const {
         std::string s = "0";
@@ -741,12 +763,16 @@ struct Codegen {
         for (size_t i = 0; i < N; ++i) varies_last[i] = G > 0 && (G > 64 || (varies_axis[i] >> (G - 1) & 1));
         int64_t gnum = k.global_numel(), rnum = k.reduce_numel();
         // Hoist the reduces that vary along the last axis and not along some other axis of size > 1.
+        // Also hoist a column reduce (sum over axis 0 of a row-major matrix: its body reads
+        // contiguously along the last axis and with a stride along the innermost reduce axis),
+        // whose own loop would walk memory with a stride and not vectorise.
         hoisted.assign(N, false);
-        if (!mm.use_blas && G >= 2 && G <= 64 && R > 0 && gnum > 0 && !(gnum <= 8 && rnum >= kParallelWork))
+        if (!mm.use_blas && G >= 1 && G <= 64 && R > 0 && gnum > 0 && !(gnum <= 8 && rnum >= kParallelWork))
             for (size_t i = 0; i < N; ++i) {
                 if (!needed[i] || level[i] != 0 || !kernel::op_is_reduce(k.nodes[i].op) || !varies_last[i]) continue;
                 for (size_t d = 0; d + 1 < G; ++d)
                     if (k.shape[d] > 1 && !(varies_axis[i] >> d & 1)) hoisted[i] = true;
+                hoisted[i] = hoisted[i] || column_reduce(i);
             }
         bool any_hoisted = std::find(hoisted.begin(), hoisted.end(), true) != hoisted.end();
         if (any_hoisted) {  // the main loop reads hoisted reduces: it needs nothing below them
