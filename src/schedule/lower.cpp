@@ -107,49 +107,14 @@ KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of, b
     : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)), hoists_row_invariants_(hoists_row_invariants) {}
 
 void KernelBuilder::build() {
-    std::vector<int64_t> identity(root_->shape.size());
-    for (size_t d = 0; d < identity.size(); ++d) identity[d] = int64_t(d);
-    try {
-        build_in_order(identity);
-    } catch (const Reorder& r) {
-        // Nothing was cut on the spot yet (see emit_reduce): start again from scratch with the
-        // broadcast axis innermost, where the device computes the reduce once per row.
-        kernel = kernel::Kernel{};
-        input_buffers.clear();
-        scalars.clear();
-        fused.clear();
-        reduce_sizes_.clear();
-        has_reduce_ = false;
-        memo_.clear();
-        inputs_.clear();
-        scalar_slots_.clear();
-        fused_seen_.clear();
-        std::vector<int64_t> order;
-        for (int64_t d : identity)
-            if (d != r.last_axis) order.push_back(d);
-        order.push_back(r.last_axis);
-        build_in_order(order);
-    }
-}
-
-void KernelBuilder::build_in_order(const std::vector<int64_t>& order) {
-    axis_order = order;
-    bool reordered = false;
-    for (size_t d = 0; d < order.size(); ++d) reordered |= order[d] != int64_t(d);
-    // The root's values are indexed by the kernel's index space through this permute (none when
-    // the order is the identity); every load composes it like any other movement op.
-    Ctx ctx;
-    if (reordered) ctx.moves.push_back(Move{OpKind::permute, order, {}, 0});
-    int value = emit(root_, ctx, true);
+    int value = emit(root_, Ctx{}, true);
     if (kernel.nodes[size_t(value)].dtype != root_->dtype)
         internal("kernel for " + root_->label() + " computes " +
                  std::string(dtype_name(kernel.nodes[size_t(value)].dtype)));
-    View out = View::contiguous(root_->shape);
-    if (reordered) out = out.permute(to_int(order));
-    kernel.shape = out.shape();
+    kernel.shape = root_->shape;
     kernel.shape.insert(kernel.shape.end(), reduce_sizes_.begin(), reduce_sizes_.end());
     kernel.reduce_axes = uint32_t(reduce_sizes_.size());
-    kernel.add_output(root_->dtype, out, value);
+    kernel.add_output(root_->dtype, View::contiguous(root_->shape), value);
 }
 
 void KernelBuilder::note(const Node* n) {
@@ -329,42 +294,24 @@ int KernelBuilder::emit_reduce(Node* n, const Ctx& ctx) {
     if (!is_root && (ctx.in_reduce || has_pad(ctx.moves))) return cut_here(n, ctx);
     if (!is_root) {
         // Fused into its consumer, the reduce is evaluated at every element of the consumer's
-        // index space: each broadcast axis multiplies the work, except the last axis on a device
-        // that computes row-invariant values once per row.
+        // index space: each broadcast axis multiplies the work. A device that hoists broadcast
+        // reduces (the JIT host backend) computes a reduce read broadcast along the last axis
+        // once per row (the other broadcast axes still multiply), and one that varies along the
+        // last axis once per distinct value (before its main loop: softmax over axis 0).
         View v = compose(n, ctx, 0, ctx.moves.size());
         double factor = 1;
         if (v.layers.size() == 1) {
             const kernel::ViewLayer& l = v.layers[0];
-            for (size_t d = 0; d < l.shape.size(); ++d) {
-                bool last = d + 1 == l.shape.size();
-                if (l.strides[d] == 0 && l.shape[d] > 1 && !(last && hoists_row_invariants_)) factor *= double(l.shape[d]);
-            }
+            const size_t last = l.shape.size() - 1;
+            bool varies_last = !l.shape.empty() && l.strides[last] != 0 && l.shape[last] > 1;
+            if (!(varies_last && hoists_row_invariants_))
+                for (size_t d = 0; d < l.shape.size(); ++d)
+                    if (l.strides[d] == 0 && l.shape[d] > 1 && !(d == last && hoists_row_invariants_))
+                        factor *= double(l.shape[d]);
         } else {
             factor = double(v.numel()) / double(std::max<int64_t>(1, n->numel()));
         }
-        if (factor > kMaxReduceRecompute) {
-            // One broadcast axis that is not the kernel's last: on a device that hoists row
-            // invariants, moving it last makes the reduce free to fuse (softmax over axis 0).
-            // Only on the first attempt, and only before anything was cut on the spot (a restart
-            // must leave no trace).
-            bool first = true;
-            for (size_t d = 0; d < axis_order.size(); ++d) first &= axis_order[d] == int64_t(d);
-            if (hoists_row_invariants_ && first && on_the_spot_cuts.empty() && v.layers.size() == 1 &&
-                root_->kind != OpKind::reduce) {
-                const kernel::ViewLayer& l = v.layers[0];
-                int64_t best = -1;
-                for (size_t d = 0; d + 1 < l.shape.size(); ++d)
-                    if (l.strides[d] == 0 && l.shape[d] > 1 && (best < 0 || l.shape[d] > l.shape[size_t(best)]))
-                        best = int64_t(d);
-                if (best >= 0) {
-                    const size_t last = l.shape.size() - 1;
-                    double rest = factor / double(l.shape[size_t(best)]);
-                    if (l.strides[last] == 0 && l.shape[last] > 1) rest *= double(l.shape[last]);
-                    if (rest <= kMaxReduceRecompute) throw Reorder{best};
-                }
-            }
-            return cut_here(n, ctx);
-        }
+        if (factor > kMaxReduceRecompute) return cut_here(n, ctx);
     }
     Node* x = n->inputs[0].get();
     std::vector<int64_t> red, perm;

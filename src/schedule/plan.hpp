@@ -43,17 +43,9 @@ class KernelBuilder {
 public:
     using BufferOf = std::function<std::shared_ptr<graph::Buffer>(graph::Node*)>;
     // hoists_row_invariants: the device's DeviceSlot flag (a reduce broadcast along the kernel's
-    // last axis is then free to fuse).
+    // last axis, or along other axes while it varies along the last, is then free to fuse).
     KernelBuilder(graph::Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_row_invariants);
-    // Builds the kernel. On a device that hoists row invariants, when a fused reduce would be cut
-    // only because it is read broadcast along one axis of the root that is not the last (softmax
-    // over axis 0), the kernel is rebuilt once with that axis moved last in its index space
-    // (`axis_order`); the output is then written through the matching permuted view.
     void build();
-
-    // Kernel index-space axis i is axis axis_order[i] of the root's shape (identity when no
-    // reorder happened; empty before build()).
-    std::vector<int64_t> axis_order;
 
     kernel::Kernel kernel;
     std::vector<std::shared_ptr<graph::Buffer>> input_buffers;  // one per kernel input
@@ -67,11 +59,6 @@ private:
         bool in_reduce = false;   // inside a reduce's input (full index space)
         size_t inner = 0;         // moves[0..inner) were added inside the current reduce input
     };
-    // Thrown (before any on-the-spot cut) when a reorder would let a reduce fuse; build() catches it.
-    struct Reorder {
-        int64_t last_axis;
-    };
-    void build_in_order(const std::vector<int64_t>& order);
     int emit(graph::Node* n, const Ctx& ctx, bool is_root);
     int emit_uncached(graph::Node* n, const Ctx& ctx, bool is_root);
     int emit_load(graph::Node* n, const Ctx& ctx);

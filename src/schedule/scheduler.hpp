@@ -18,14 +18,12 @@
 //          once per output column, and it leaves the matmul recognisable for BLAS;
 //        - a reduce whose result its consumer reads broadcast more than kMaxReduceRecompute
 //          times (each broadcast copy is a full re-evaluation of the reduction), not counting
-//          the kernel's last axis on a device that computes row-invariant values once per row
-//          (DeviceSlot::hoists_row_invariants: the JIT host backend). On such a device, a
-//          reduce broadcast along one other axis is not cut: the kernel is built again with that
-//          axis last in its index space (loads and the output through permuted views). So
-//          softmax over any axis is two kernels on the host at any size, and three on the
-//          interpreter when the softmax axis is longer than 32. (The reordered kernel reads and
-//          writes with strides; see docs/tensor.md "Known limits" for its cost and the host
-//          backend change that would make it unnecessary);
+//          the kernel's last axis on a device that computes row-invariant values once per row,
+//          nor any broadcast axis when the reduce varies along the last axis on a device that
+//          computes such a reduce once per distinct value before the loop
+//          (DeviceSlot::hoists_row_invariants: the JIT host backend). So softmax over any axis is
+//          two kernels on the host at any size, and three on the interpreter when the softmax
+//          axis is longer than 32;
 //        - an arange read through a view that is not one plain strided layer;
 //        - a second reduce whose reduced sizes differ from the kernel's.
 //   3. execute (realize.cpp): every kernel of the realization is built first (cut nodes get
