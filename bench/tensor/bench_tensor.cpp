@@ -8,6 +8,7 @@
 //     vs chain8_eager_4m  the same ops realized one by one (8 kernels, 8 buffers): fusion's gain
 //     vs plain loop       one hand-written pass, and memcpy of 4M floats (the bandwidth floor)
 //   softmax_1024          rows of a 1024×1024 matrix vs a hand-written three-pass loop
+//   softmax_axis0_*       softmax(0) vs softmax(1) of the same matrix (1024², 256², 100×8)
 //   sum_rows_4m           x.sum(1) of 2048×2048 vs a plain loop
 //
 // Usage: build/bin/bench_tensor   (ZYX_DEBUG=sched shows the kernels)
@@ -123,6 +124,20 @@ int main() {
             g_sink = o[5];
         });
         line("softmax_1024", z, "plain loop", base);
+    }
+    // softmax over axis 0 (the host hoists the column sums out of the consumer's loop) against
+    // softmax over axis 1 of the same matrix: two kernels each; goal within 2x
+    for (int64_t r : {1024, 256}) {
+        Tensor m = zyx::uniform({r, r}, -4, 4, zyx::DType::f32, zyx::Device::host(), gen).realize();
+        double axis0 = median_ms([&] { m.softmax(0).realize(); });
+        double axis1 = median_ms([&] { m.softmax(1).realize(); });
+        line(r == 1024 ? "softmax_axis0_1024" : "softmax_axis0_256", axis0, "axis 1", axis1);
+    }
+    {
+        Tensor m = zyx::uniform({100, 8}, -4, 4, zyx::DType::f32, zyx::Device::host(), gen).realize();
+        double axis0 = median_ms([&] { m.softmax(0).realize(); });
+        double axis1 = median_ms([&] { m.softmax(1).realize(); });
+        line("softmax_axis0_100x8", axis0, "axis 1", axis1);
     }
     {
         const int64_t r = 2048;
