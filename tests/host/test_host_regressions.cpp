@@ -801,7 +801,7 @@ TEST(HostRegressions, ReduceBroadcastAlongAnOuterAxisIsHoisted) {
     std::vector<const Kernel*> kernels;
     std::vector<std::string> names;
     for (const Case& c : cases) kernels.push_back(&c.kernel);
-    for (size_t i = 0; i < cases.size(); ++i) names.push_back("k" + std::to_string(i));
+    for (size_t i = 0; i < cases.size(); ++i) names.push_back(std::string("k").append(std::to_string(i)));  // not "k" + …: GCC 12 -Wrestrict false positive
     std::vector<ProgramId> ids = dev.compile_batch(kernels);
     for (size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];

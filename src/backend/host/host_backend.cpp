@@ -271,7 +271,11 @@ Event HostDevice::launch(ProgramId program, std::span<const BufferId> buffers, s
         ptrs[b] = p;
     }
     pool_.sync(wait);
-    c.fn(ptrs.data(), scalar_bits.data());
+    try {
+        c.fn(ptrs.data(), scalar_bits.data());
+    } catch (const std::bad_alloc&) {  // only a hoisted reduce's scratch rows allocate in a kernel
+        throw Error(ErrorStatus::MemoryAllocation, who + ": out of host memory for the kernel's scratch rows");
+    }
     return Event{};
 }
 

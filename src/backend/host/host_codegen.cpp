@@ -628,6 +628,7 @@ struct Codegen {
         std::string qnan = T == "double" ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
         os << "  " << ctype(rd.dtype) << "* " << zh << " = (" << ctype(rd.dtype) << "*)malloc(sizeof("
            << ctype(rd.dtype) << ") * " << scratch_size(h) << ");\n";
+        os << "  if (!" << zh << ") throw std::bad_alloc();\n";  // HostDevice::launch names it
         if (tasks > 1 && scratch_size(h) * std::max<int64_t>(1, rnum) >= kParallelWork)
             os << "  #pragma omp parallel for schedule(dynamic, 1)\n";
         os << "  for (int64_t zt = 0; zt < " << tasks << "; ++zt) {\n";

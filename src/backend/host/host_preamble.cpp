@@ -10,6 +10,7 @@ const char* host_preamble() {
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <new>
 // Vector variants of these exist in glibc's libmvec (pulled in by -lm); declaring them lets the
 // compiler vectorise loops that call them.
 #define ZX_SIMD __attribute__((simd("notinbranch")))
