@@ -436,6 +436,7 @@ Tensor operator+(Scalar x, const Tensor& y);
 Tensor operator-(Scalar x, const Tensor& y);
 Tensor operator*(Scalar x, const Tensor& y);
 Tensor operator/(Scalar x, const Tensor& y);
+Tensor operator%(Scalar x, const Tensor& y);         // remainder: 7 % x
 Tensor operator-(const Tensor& x);  // neg
 Tensor operator~(const Tensor& x);  // bitwise_not
 Tensor operator!(const Tensor& x);  // logical_not

@@ -372,6 +372,7 @@ Tensor operator+(Scalar x, const Tensor& y) { return binary("add", Op::add, S(x)
 Tensor operator-(Scalar x, const Tensor& y) { return binary("sub", Op::sub, S(x), T(y, "sub"), Rule::arith); }
 Tensor operator*(Scalar x, const Tensor& y) { return binary("mul", Op::mul, S(x), T(y, "mul"), Rule::arith); }
 Tensor operator/(Scalar x, const Tensor& y) { return binary("div", Op::div, S(x), T(y, "div"), Rule::divide); }
+Tensor operator%(Scalar x, const Tensor& y) { return remainder_of(S(x), T(y, "remainder")); }
 Tensor operator-(const Tensor& x) { return x.neg(); }
 Tensor operator~(const Tensor& x) { return x.bitwise_not(); }
 Tensor operator!(const Tensor& x) { return x.logical_not(); }

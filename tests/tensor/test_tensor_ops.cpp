@@ -625,6 +625,7 @@ Table binary_group() {
         {"3 + x", [](const Tensor& x, zyx::Scalar s) { return s + x; }, [](double a, double b) { return b + a; }, {3, false}, On::every},
         {"2 * x", [](const Tensor& x, zyx::Scalar s) { return s * x; }, [](double a, double b) { return b * a; }, {2, false}, On::every},
         {"6 / x", [](const Tensor& x, zyx::Scalar s) { return s / x; }, [](double a, double b) { return b / a; }, {6, false}, On::every, true},
+        {"7 % x", [](const Tensor& x, zyx::Scalar s) { return s % x; }, [](double a, double b) { return py_mod(b, a); }, {7, false}, On::every, true},
         {"fmod(-4)", [](const Tensor& x, zyx::Scalar s) { return x.fmod(s); }, [](double a, double b) { return std::fmod(a, b); }, {-4, false}, On::three},
         {"maximum(2)", [](const Tensor& x, zyx::Scalar s) { return x.maximum(s); }, nan_max, {2, false}, On::three},
         {"minimum(2)", [](const Tensor& x, zyx::Scalar s) { return x.minimum(s); }, nan_min, {2, false}, On::three},
