@@ -48,7 +48,7 @@ struct Registry {
         host_slot.pool = &host_pool;
         host_slot.host_memory = true;
 #ifdef ZYX_HAVE_HOST_BACKEND
-        host_slot.hoists_row_invariants = true;
+        host_slot.hoists_broadcast_reduces = true;
 #endif
     }
 };

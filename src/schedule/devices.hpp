@@ -30,7 +30,7 @@ struct DeviceSlot {
     // host_codegen.cpp). Then a reduce broadcast along the last axis (a softmax denominator), or
     // along any other axes while it varies along the last (softmax over axis 0), costs nothing
     // extra in the kernel of its consumer.
-    bool hoists_row_invariants = false;
+    bool hoists_broadcast_reduces = false;
     // Programs compiled on this device, by kernel structure (kernel_hash + equality).
     std::unordered_map<kernel::Kernel, backend::ProgramId, kernel::KernelHash> programs;
 };

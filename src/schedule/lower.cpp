@@ -103,8 +103,8 @@ View apply_move(const View& v, const Move& m) {
     }
 }
 
-KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_row_invariants)
-    : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)), hoists_row_invariants_(hoists_row_invariants) {}
+KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_broadcast_reduces)
+    : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)), hoists_broadcast_reduces_(hoists_broadcast_reduces) {}
 
 void KernelBuilder::build() {
     int value = emit(root_, Ctx{}, true);
@@ -304,9 +304,9 @@ int KernelBuilder::emit_reduce(Node* n, const Ctx& ctx) {
             const kernel::ViewLayer& l = v.layers[0];
             const size_t last = l.shape.size() - 1;
             bool varies_last = !l.shape.empty() && l.strides[last] != 0 && l.shape[last] > 1;
-            if (!(varies_last && hoists_row_invariants_))
+            if (!(varies_last && hoists_broadcast_reduces_))
                 for (size_t d = 0; d < l.shape.size(); ++d)
-                    if (l.strides[d] == 0 && l.shape[d] > 1 && !(d == last && hoists_row_invariants_))
+                    if (l.strides[d] == 0 && l.shape[d] > 1 && !(d == last && hoists_broadcast_reduces_))
                         factor *= double(l.shape[d]);
         } else {
             factor = double(v.numel()) / double(std::max<int64_t>(1, n->numel()));

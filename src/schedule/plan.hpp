@@ -42,9 +42,9 @@ kernel::View view_window(const kernel::View& v, const std::vector<int64_t>& args
 class KernelBuilder {
 public:
     using BufferOf = std::function<std::shared_ptr<graph::Buffer>(graph::Node*)>;
-    // hoists_row_invariants: the device's DeviceSlot flag (a reduce broadcast along the kernel's
+    // hoists_broadcast_reduces: the device's DeviceSlot flag (a reduce broadcast along the kernel's
     // last axis, or along other axes while it varies along the last, is then free to fuse).
-    KernelBuilder(graph::Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_row_invariants);
+    KernelBuilder(graph::Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_broadcast_reduces);
     void build();
 
     kernel::Kernel kernel;
@@ -73,7 +73,7 @@ private:
     graph::Node* root_;
     const Plan& plan_;
     BufferOf buffer_of_;
-    bool hoists_row_invariants_;
+    bool hoists_broadcast_reduces_;
     std::vector<int64_t> reduce_sizes_;  // sizes of the kernel's reduce axes, once a reduce is fused
     bool has_reduce_ = false;
     std::map<std::pair<const graph::Node*, std::vector<int64_t>>, int> memo_;

@@ -140,7 +140,7 @@ void Realization::plan_node(Node* n) {
         job.out = planned_buffer(home, 0);
     } else {
         job.kb = std::make_unique<KernelBuilder>(n, plan_, [this](Node* m) { return buffer_of(m); },
-                                                 home.hoists_row_invariants);
+                                                 home.hoists_broadcast_reduces);
         job.kb->build();
         const kernel::Kernel& k = job.kb->kernel;
         // A kernel that only reads one buffer in order: share that buffer.

@@ -21,7 +21,7 @@
 //          the kernel's last axis on a device that computes row-invariant values once per row,
 //          nor any broadcast axis when the reduce varies along the last axis on a device that
 //          computes such a reduce once per distinct value before the loop
-//          (DeviceSlot::hoists_row_invariants: the JIT host backend). So softmax over any axis is
+//          (DeviceSlot::hoists_broadcast_reduces: the JIT host backend). So softmax over any axis is
 //          two kernels on the host at any size, and three on the interpreter when the softmax
 //          axis is longer than 32;
 //        - an arange read through a view that is not one plain strided layer;

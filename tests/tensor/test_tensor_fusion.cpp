@@ -92,7 +92,7 @@ TEST(Fusion, SoftmaxIsTwoKernelsOnTheHost) {
     // values once per row of the kernel's last axis, so any width fuses. A device that does not
     // (the interpreter) re-evaluates the sum per element and takes the fused form only up to
     // kMaxReduceRecompute (32) elements along the axis.
-    bool hoists = zyx::sched::device_slot(Device::host()).hoists_row_invariants;
+    bool hoists = zyx::sched::device_slot(Device::host()).hoists_broadcast_reduces;
     EXPECT_EQ(kernels_for([&] { data({64, 10}).softmax(-1).realize(); }), 2u);
     EXPECT_EQ(kernels_for([&] { data({8, 1000}).softmax(1).realize(); }), hoists ? 2u : 3u);
     EXPECT_EQ(kernels_for([&] { data({8, 1000}).log_softmax(1).realize(); }), hoists ? 2u : 3u);
@@ -142,7 +142,7 @@ TEST(Fusion, LogSumExpArgmaxVarLayerNorm) {
     EXPECT_EQ(kernels_for([&] { x.var(1).realize(); }), 2u);
     Tensor small = data({16, 8});
     EXPECT_EQ(kernels_for([&] { zyx::layer_norm(small, {8}).realize(); }), 2u);
-    if (zyx::sched::device_slot(Device::host()).hoists_row_invariants) {
+    if (zyx::sched::device_slot(Device::host()).hoists_broadcast_reduces) {
         Tensor wide = data({4, 768});  // the variance is read broadcast along the last axis only
         EXPECT_EQ(kernels_for([&] { zyx::layer_norm(wide, {768}).realize(); }), 2u);
     }

@@ -78,7 +78,7 @@ struct zyx_emu_api {
     uint32_t (*get_read_ptr)(int32_t cb);
     bool (*cb_pages_reservable_at_back)(int32_t cb, int32_t n);
     bool (*cb_pages_available_at_front)(int32_t cb, int32_t n);
-    uint32_t (*cb_page_size)(int32_t cb);
+    uint32_t (*cb_tile_size)(int32_t cb);
     uint32_t (*cb_data_format)(int32_t cb);
 
     // ---- NoC ----

@@ -214,10 +214,10 @@ bool cb_pages_available_at_front(int32_t id, int32_t n) {
     if (!ok) poll_yield(f, Wait::PollAvailable, id, n);
     return ok;
 }
-// get_tile_size(cb) (dataflow_api.h calls it through the table's cb_page_size entry): as
+// get_tile_size(cb) (dataflow_api.h calls it through the cb_tile_size entry): as
 // tt-metal's, the size of one tile in the CB's data format (2048 B for Float16_b), whatever the
 // CB's page size.
-uint32_t cb_page_size(int32_t id) { return cb_checked(cur(), id, "get_tile_size").tile_bytes; }
+uint32_t cb_tile_size(int32_t id) { return cb_checked(cur(), id, "get_tile_size").tile_bytes; }
 uint32_t cb_data_format(int32_t id) { return uint32_t(cb_checked(cur(), id, "get_dataformat").format); }
 
 // ---- NoC ----------------------------------------------------------------------------------------
@@ -492,7 +492,7 @@ const zyx_emu_api* kernel_api_table() {
         t.get_read_ptr = get_read_ptr;
         t.cb_pages_reservable_at_back = cb_pages_reservable_at_back;
         t.cb_pages_available_at_front = cb_pages_available_at_front;
-        t.cb_page_size = cb_page_size;
+        t.cb_tile_size = cb_tile_size;
         t.cb_data_format = cb_data_format;
         t.noc_read = noc_read;
         t.noc_write = noc_write;

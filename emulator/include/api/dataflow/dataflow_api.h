@@ -52,7 +52,7 @@ inline bool cb_pages_reservable_at_back(int32_t operand, int32_t num_pages) {
 inline bool cb_pages_available_at_front(int32_t operand, int32_t num_pages) {
     return ZYX_EMU.cb_pages_available_at_front(operand, num_pages);
 }
-inline uint32_t get_tile_size(uint8_t cb_id) { return ZYX_EMU.cb_page_size(cb_id); }
+inline uint32_t get_tile_size(uint8_t cb_id) { return ZYX_EMU.cb_tile_size(cb_id); }
 inline uint32_t get_tile_hw(uint8_t) { return 1024; }
 inline uint32_t get_tile_num_faces(uint8_t) { return 4; }
 
