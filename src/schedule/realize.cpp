@@ -207,7 +207,13 @@ void Realization::launch(Job& job) {
         case Job::Kind::copy: {
             DeviceSlot& dst = device_slot(n->device);
             if (dst.device == Device::host() && job.source->host_copy) {
-                job.out = job.source->host_copy;
+                // The planned buffer is the identity later kernels of this realization already
+                // hold as their input: it shares the host copy's pool buffer (one more reference)
+                // rather than being replaced by it.
+                const Buffer& hc = *job.source->host_copy;
+                if (hc.id) hc.pool->retain(hc.id);
+                job.out->id = hc.id;
+                ZYX_LOG(sched) << "no move for to() of " << n->label() << ": shares the host copy of its source";
             } else {
                 copy_into(*job.source, *job.out, dst, "to() of " + n->label());
                 if (dst.device == Device::host()) job.source->host_copy = job.out;
