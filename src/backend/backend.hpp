@@ -41,6 +41,16 @@ struct Scalar {
     uint64_t bits = 0;
 };
 
+// How a pool stores the elements of a tensor (dtype, shape):
+//   row_major  element i (row-major position in the shape) at byte i · dtype size: host memory,
+//              and device buffers of dtypes the device has no tile format for;
+//   tiled      the tensor seen as a batch of matrices (the last axis is the columns, the one
+//              before it the rows; a missing axis counts as size 1), each padded to multiples of 32
+//              and cut into 32×32 tiles of four 16×16 faces (face order 0 top-left, 1 top-right,
+//              2 bottom-left, 3 bottom-right, each row-major), tiles in row-major order over
+//              (batch, tile row, tile col), one tile per page: Tenstorrent DRAM (docs/tenstorrent.md).
+enum class Layout : uint8_t { row_major, tiled };
+
 class MemoryPool {
 public:
     virtual ~MemoryPool() = default;
@@ -71,6 +81,25 @@ public:
     // Host address of a buffer when the pool is host-addressable, else nullptr. Optional.
     virtual void* host_address(BufferId) { return nullptr; }
 
+    // ---- tensors: the calls the scheduler makes (a pool stores tensors in its own layout) ----
+    // The layout this pool stores a tensor of `dtype` in. Default: row_major.
+    virtual Layout layout(DType dtype) const;
+    // Bytes a tensor of `dtype` and `shape` takes in this pool (row-major: numel · size; tiled:
+    // tiles · tile bytes). Default: numel · size.
+    virtual uint64_t tensor_bytes(DType dtype, const std::vector<int64_t>& shape) const;
+    // A new buffer for such a tensor (reference count 1). Same errors as allocate(). Default:
+    // allocate(tensor_bytes(dtype, shape)).
+    virtual BufferId allocate_tensor(DType dtype, const std::vector<int64_t>& shape);
+    // Writes a tensor given as row-major host bytes (numel · size) into `dst`, in this pool's
+    // layout (padding of tiled buffers is zero). Default: host_to_pool of the bytes. Throws
+    // MemoryCopyH2P.
+    virtual Event write_tensor(const void* src, DType dtype, const std::vector<int64_t>& shape, BufferId dst,
+                               std::span<const Event> wait);
+    // Reads the tensor held by `src` as row-major host bytes (numel · size); blocking. Default:
+    // pool_to_host of the bytes. Throws MemoryCopyP2H.
+    virtual void read_tensor(BufferId src, DType dtype, const std::vector<int64_t>& shape, void* dst,
+                             std::span<const Event> wait);
+
     // Blocks until every event in `events` has completed. Default: nothing to wait for.
     virtual void sync(std::span<const Event> events) { (void)events; }
 };
@@ -82,6 +111,16 @@ struct DeviceInfo {
     std::vector<uint64_t> max_grid;   // largest launch grid per axis ({} = unbounded)
     uint64_t local_memory_bytes = 0;  // per core scratch (L1 on Tenstorrent)
     bool dtype_supported[kNumDTypes] = {};  // which dtypes the device can compute in
+    // How the scheduler fuses for this device (src/schedule/scheduler.hpp):
+    // The device computes a value that does not vary along a kernel's last axis once per row
+    // rather than once per element, and a reduce that varies along the last axis but is read
+    // broadcast along other axes once per distinct value. Then a reduce broadcast along the last
+    // axis (a softmax denominator), or along other axes while it varies along the last, costs
+    // nothing extra in the kernel of its consumer (the JIT host backend does this).
+    bool hoists_broadcast_reduces = false;
+    // A reduce that its consumer would evaluate more than this many times per result (each
+    // broadcast axis multiplies) gets a kernel of its own. 1 keeps every broadcast reduce apart.
+    double max_reduce_recompute = 32;
 };
 
 class Device {
@@ -92,9 +131,11 @@ public:
     // The pool that holds this device's buffers.
     virtual MemoryPool& pool() = 0;
 
-    // Whether compile() would accept `k`. Required; must be cheap and must not throw. A kernel
-    // a device does not support is placed elsewhere by the scheduler, never aborted.
-    virtual bool supports(const kernel::Kernel& k) const = 0;
+    // Whether compile() would accept `k`; when not, and `why` is given, a one-line reason
+    // ("reduce_prod inside a tile"). Required; must be cheap and must not throw. A kernel a
+    // device does not support is placed elsewhere by the scheduler (which logs the reason),
+    // never aborted.
+    virtual bool supports(const kernel::Kernel& k, std::string* why = nullptr) const = 0;
     // Compiles a kernel (through src/jit's cache where the device compiles C++). Kernels with
     // equal structure may share one program. Throws KernelCompilation or Unsupported.
     virtual ProgramId compile(const kernel::Kernel& k) = 0;

@@ -79,17 +79,18 @@ const char* op_kind_name(OpKind k);
 bool op_kind_is_movement(OpKind k);
 bool op_kind_is_elementwise(OpKind k);
 
-// Bytes of one realized tensor in a memory pool. Releases its pool buffer when the last owner
-// lets go. A tensor with no elements has no pool buffer (id 0).
+// One realized tensor in a memory pool: the pool's buffer, and the tensor it stores (dtype and
+// shape; the pool's layout of that tensor, backend::MemoryPool::layout, decides the bytes).
+// Releases its pool buffer when the last owner lets go. A tensor with no elements has no pool
+// buffer (id 0). Several nodes may share one Buffer (a reshape the layout allows to share);
+// `shape` is the one the bytes were written with.
 struct Buffer {
     Device device;
     backend::MemoryPool* pool = nullptr;
     uint32_t id = 0;
-    uint64_t bytes = 0;
-    // A copy on the host pool, kept when a kernel of a Tenstorrent tensor ran on the host, so the
-    // next host kernel (or a read) does not transfer it again. Buffers never change after they
-    // are written, so the copy stays valid.
-    std::shared_ptr<Buffer> host_copy;
+    uint64_t bytes = 0;           // pool->tensor_bytes(dtype, shape)
+    DType dtype = DType::f32;
+    std::vector<int64_t> shape;
 
     Buffer() = default;
     Buffer(const Buffer&) = delete;

@@ -132,8 +132,8 @@ int64_t Kernel::reduce_numel() const {
     return n;
 }
 
-int Kernel::add_input(DType dtype, const View& view, uint64_t pad_value) {
-    inputs.push_back(Input{dtype, view, pad_value});
+int Kernel::add_input(DType dtype, const View& view, uint64_t pad_value, Storage storage) {
+    inputs.push_back(Input{dtype, view, pad_value, storage});
     return int(inputs.size()) - 1;
 }
 int Kernel::add_scalar(DType dtype) {
@@ -261,6 +261,9 @@ void validate(const Kernel& k) {
             invalid(k, who + " view shape " + shape_string(in.view.shape()) + " is neither the global shape " +
                            shape_string(gshape) + " nor the index space " + shape_string(k.shape));
         check_view_reach(in.view, who);
+        if (in.storage.tiled && (in.storage.rows < 1 || in.storage.cols < 1))
+            invalid(k, who + " is tiled as " + std::to_string(in.storage.rows) + "x" + std::to_string(in.storage.cols) +
+                           " (rows and cols must be at least 1)");
     }
     if (k.outputs.empty()) invalid(k, "no outputs");
     std::vector<bool> inside_reduce(k.nodes.size(), false);  // contains a reduce below it
@@ -388,6 +391,11 @@ uint64_t kernel_hash(const Kernel& k) {
         h.add(uint64_t(in.dtype));
         h.add_view(in.view);
         h.add(in.pad_value);
+        h.add(uint64_t(in.storage.tiled));
+        if (in.storage.tiled) {
+            h.add(uint64_t(in.storage.rows));
+            h.add(uint64_t(in.storage.cols));
+        }
     }
     h.add(k.scalars.size());
     for (DType t : k.scalars) h.add(uint64_t(t));
@@ -415,7 +423,12 @@ std::string kernel_string(const Kernel& k) {
     }
     os << "\n";
     for (size_t i = 0; i < k.inputs.size(); ++i)
-        os << "  in" << i << ": " << dtype_name(k.inputs[i].dtype) << " " << view_string(k.inputs[i].view) << "\n";
+    {
+        const Input& in = k.inputs[i];
+        os << "  in" << i << ": " << dtype_name(in.dtype) << " " << view_string(in.view);
+        if (in.storage.tiled) os << " tiled " << in.storage.rows << "x" << in.storage.cols;
+        os << "\n";
+    }
     for (size_t i = 0; i < k.scalars.size(); ++i) os << "  s" << i << ": " << dtype_name(k.scalars[i]) << "\n";
     for (size_t i = 0; i < k.nodes.size(); ++i) {
         const Node& n = k.nodes[i];

@@ -204,10 +204,22 @@ struct Node {
     bool operator==(const Node&) const = default;
 };
 
+// How the buffer behind an input stores its elements on the device that runs the kernel
+// (backend::Layout). A view addresses an element by its row-major position in the buffer's
+// tensor whatever the storage; a tiled device also needs the last two sizes of that tensor to
+// find the element's 32×32 tile. Row-major devices (the interpreter, the host) ignore it.
+struct Storage {
+    bool tiled = false;
+    int64_t rows = 1;  // tiled: the buffer tensor's second-to-last size (1 when its rank < 2)
+    int64_t cols = 1;  // tiled: its last size (1 when its rank is 0)
+    bool operator==(const Storage&) const = default;
+};
+
 struct Input {
     DType dtype = DType::f32;
     View view;               // rank = global rank (level 0) or full rank (read inside the reduce)
     uint64_t pad_value = 0;  // raw bits read where the view is masked out (default 0)
+    Storage storage;         // how the device that runs the kernel stores the buffer
     bool operator==(const Input&) const = default;
 };
 
@@ -233,7 +245,7 @@ struct Kernel {
 
     // Builders: append a node and return its number. Result dtypes follow the op's rule; the
     // operands are checked by validate(), not here.
-    int add_input(DType dtype, const View& view, uint64_t pad_value = 0);
+    int add_input(DType dtype, const View& view, uint64_t pad_value = 0, Storage storage = {});
     int add_scalar(DType dtype);
     int add_output(DType dtype, const View& view, int node);
     int load(int input);

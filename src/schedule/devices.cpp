@@ -47,9 +47,6 @@ struct Registry {
         host_slot.backend = &host_device;
         host_slot.pool = &host_pool;
         host_slot.host_memory = true;
-#ifdef ZYX_HAVE_HOST_BACKEND
-        host_slot.hoists_broadcast_reduces = true;
-#endif
     }
 };
 

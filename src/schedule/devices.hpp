@@ -24,13 +24,6 @@ struct DeviceSlot {
     backend::Device* backend = nullptr;  // compiles and launches
     backend::MemoryPool* pool = nullptr;  // holds the buffers
     bool host_memory = false;             // buffers are host-addressable (host, interpreter)
-    // The device computes a value that does not vary along a kernel's last axis once per row
-    // rather than once per element, and a reduce that varies along the last axis but is read
-    // broadcast along other axes once per distinct value (the JIT host backend does, see
-    // host_codegen.cpp). Then a reduce broadcast along the last axis (a softmax denominator), or
-    // along any other axes while it varies along the last (softmax over axis 0), costs nothing
-    // extra in the kernel of its consumer.
-    bool hoists_broadcast_reduces = false;
     // Programs compiled on this device, by kernel structure (kernel_hash + equality).
     std::unordered_map<kernel::Kernel, backend::ProgramId, kernel::KernelHash> programs;
 };

@@ -87,11 +87,12 @@ InterpreterDevice::InterpreterDevice(InterpreterPool& pool) : pool_(pool) {
     for (int t = 0; t < kNumDTypes; ++t) info_.dtype_supported[t] = true;
 }
 
-bool InterpreterDevice::supports(const kernel::Kernel& k) const {
+bool InterpreterDevice::supports(const kernel::Kernel& k, std::string* why) const {
     try {
         kernel::validate(k);
         return true;
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        if (why) *why = e.message();
         return false;
     }
 }

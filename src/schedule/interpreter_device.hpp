@@ -55,7 +55,7 @@ public:
     const backend::DeviceInfo& info() const override { return info_; }
     backend::MemoryPool& pool() override { return pool_; }
     // Every kernel that passes kernel::validate.
-    bool supports(const kernel::Kernel& k) const override;
+    bool supports(const kernel::Kernel& k, std::string* why = nullptr) const override;
     // Throws InvalidArgument (from validate) for an invalid kernel.
     backend::ProgramId compile(const kernel::Kernel& k) override;
     // Throws KernelLaunch for an unknown program, wrong argument counts or unknown buffers.

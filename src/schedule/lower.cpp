@@ -103,8 +103,8 @@ View apply_move(const View& v, const Move& m) {
     }
 }
 
-KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_broadcast_reduces)
-    : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)), hoists_broadcast_reduces_(hoists_broadcast_reduces) {}
+KernelBuilder::KernelBuilder(Node* root, const Plan& plan, BufferOf buffer_of, backend::Device& run)
+    : root_(root), plan_(plan), buffer_of_(std::move(buffer_of)), info_(run.info()), pool_(run.pool()) {}
 
 void KernelBuilder::build() {
     int value = emit(root_, Ctx{}, true);
@@ -232,7 +232,14 @@ int KernelBuilder::emit_load_buffer(Node* n, const std::shared_ptr<graph::Buffer
     auto& same = inputs_[{buf.get(), uint64_t(n->dtype), pad}];
     for (const auto& [view, index] : same)
         if (view == v) return kernel.load(index);
-    int index = kernel.add_input(n->dtype, v, pad);
+    kernel::Storage storage;
+    if (pool_.layout(buf->dtype) == backend::Layout::tiled) {
+        const std::vector<int64_t>& bs = buf->shape;
+        storage.tiled = true;
+        storage.rows = bs.size() >= 2 ? bs[bs.size() - 2] : 1;
+        storage.cols = bs.empty() ? 1 : bs.back();
+    }
+    int index = kernel.add_input(n->dtype, v, pad, storage);
     same.push_back({v, index});
     input_buffers.push_back(buf);
     return kernel.load(index);
@@ -300,18 +307,18 @@ int KernelBuilder::emit_reduce(Node* n, const Ctx& ctx) {
         // last axis once per distinct value (before its main loop: softmax over axis 0).
         View v = compose(n, ctx, 0, ctx.moves.size());
         double factor = 1;
+        const bool hoists = info_.hoists_broadcast_reduces;
         if (v.layers.size() == 1) {
             const kernel::ViewLayer& l = v.layers[0];
             const size_t last = l.shape.size() - 1;
             bool varies_last = !l.shape.empty() && l.strides[last] != 0 && l.shape[last] > 1;
-            if (!(varies_last && hoists_broadcast_reduces_))
+            if (!(varies_last && hoists))
                 for (size_t d = 0; d < l.shape.size(); ++d)
-                    if (l.strides[d] == 0 && l.shape[d] > 1 && !(d == last && hoists_broadcast_reduces_))
-                        factor *= double(l.shape[d]);
+                    if (l.strides[d] == 0 && l.shape[d] > 1 && !(d == last && hoists)) factor *= double(l.shape[d]);
         } else {
             factor = double(v.numel()) / double(std::max<int64_t>(1, n->numel()));
         }
-        if (factor > kMaxReduceRecompute) return cut_here(n, ctx);
+        if (factor > info_.max_reduce_recompute) return cut_here(n, ctx);
     }
     Node* x = n->inputs[0].get();
     std::vector<int64_t> red, perm;

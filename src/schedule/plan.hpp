@@ -36,15 +36,16 @@ kernel::View apply_move(const kernel::View& v, const Move& m);
 // A sliding-window view, graph::OpKind::window's rule.
 kernel::View view_window(const kernel::View& v, const std::vector<int64_t>& args);
 
-// Step 2: builds the kernel that computes `root`. `buffer_of(node)` returns the buffer a cut
-// node will have: its own when realized, else the one planned for it (planning it now when it is
-// an on-the-spot cut). Buffers are only identities here; they are filled at launch.
+// Step 2: builds the kernel that computes `root` for the device `run` (placement is decided
+// before lowering: the device's DeviceInfo shapes the fusion, its pool's layout the inputs'
+// Storage). `buffer_of(node)` returns the buffer a cut node will have: its own when realized,
+// else the one planned for it (planning it now when it is an on-the-spot cut). Buffers are only
+// identities here; they are filled at launch, and moved to `run`'s pool first when they live
+// elsewhere.
 class KernelBuilder {
 public:
     using BufferOf = std::function<std::shared_ptr<graph::Buffer>(graph::Node*)>;
-    // hoists_broadcast_reduces: the device's DeviceSlot flag (a reduce broadcast along the kernel's
-    // last axis, or along other axes while it varies along the last, is then free to fuse).
-    KernelBuilder(graph::Node* root, const Plan& plan, BufferOf buffer_of, bool hoists_broadcast_reduces);
+    KernelBuilder(graph::Node* root, const Plan& plan, BufferOf buffer_of, backend::Device& run);
     void build();
 
     kernel::Kernel kernel;
@@ -73,7 +74,8 @@ private:
     graph::Node* root_;
     const Plan& plan_;
     BufferOf buffer_of_;
-    bool hoists_broadcast_reduces_;
+    const backend::DeviceInfo& info_;
+    backend::MemoryPool& pool_;
     std::vector<int64_t> reduce_sizes_;  // sizes of the kernel's reduce axes, once a reduce is fused
     bool has_reduce_ = false;
     std::map<std::pair<const graph::Node*, std::vector<int64_t>>, int> memo_;

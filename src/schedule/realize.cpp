@@ -28,16 +28,19 @@ std::deque<KernelRecord> g_records;
 uint64_t g_kernel_number = 0;
 constexpr size_t kKeptRecords = 256;
 
-std::shared_ptr<Buffer> planned_buffer(DeviceSlot& slot, uint64_t bytes) {
+// A buffer identity for a tensor of `dtype` and `shape` in `slot`'s pool (memory comes later).
+std::shared_ptr<Buffer> planned_buffer(DeviceSlot& slot, DType dtype, const graph::Shape& shape) {
     auto b = std::make_shared<Buffer>();
     b->device = slot.device;
     b->pool = slot.pool;
-    b->bytes = bytes;
+    b->dtype = dtype;
+    b->shape = shape;
+    b->bytes = graph::shape_numel(shape) == 0 ? 0 : slot.pool->tensor_bytes(dtype, shape);
     return b;
 }
 
 void allocate(Buffer& b) {
-    if (b.bytes && b.id == 0) b.id = b.pool->allocate(b.bytes);
+    if (b.bytes && b.id == 0) b.id = b.pool->allocate_tensor(b.dtype, b.shape);
 }
 
 // allocate() whose error also names the tensor the buffer is for.
@@ -49,33 +52,54 @@ void allocate_for(Buffer& b, const std::string& what) {
     }
 }
 
-void sync(DeviceSlot& slot, backend::Event e) {
-    if (!e.complete()) slot.pool->sync(std::span<const backend::Event>(&e, 1));
+void sync(backend::MemoryPool& pool, backend::Event e) {
+    if (!e.complete()) pool.sync(std::span<const backend::Event>(&e, 1));
 }
 
-// Copies all bytes of `src` into `dst` (allocated here if needed), in dst's pool.
-void copy_into(const Buffer& src, Buffer& dst, DeviceSlot& dst_slot, const std::string& why) {
+// Copies the tensor in `src` into `dst` (same dtype and shape; allocated here if needed), each in
+// its own pool's layout: the same pool copies bytes, a host-addressable side is read or written
+// in place, two device pools stage through host memory.
+void copy_into(const Buffer& src, Buffer& dst, const std::string& why) {
     allocate(dst);
     if (src.bytes) {
-        sync(dst_slot, dst.pool->pool_to_pool(*src.pool, src.id, dst.id, src.bytes, {}));
+        backend::MemoryPool& from = *src.pool;
+        backend::MemoryPool& to = *dst.pool;
+        if (&from == &to) {
+            sync(to, to.pool_to_pool(from, src.id, dst.id, src.bytes, {}));
+        } else if (void* p = from.host_address(src.id); p && from.layout(src.dtype) == backend::Layout::row_major) {
+            sync(to, to.write_tensor(p, src.dtype, src.shape, dst.id, {}));
+        } else if (void* q = to.host_address(dst.id); q && to.layout(dst.dtype) == backend::Layout::row_major) {
+            from.read_tensor(src.id, src.dtype, src.shape, q, {});
+        } else {
+            std::vector<uint8_t> staging(size_t(graph::shape_numel(src.shape)) * dtype_size(src.dtype));
+            from.read_tensor(src.id, src.dtype, src.shape, staging.data(), {});
+            sync(to, to.write_tensor(staging.data(), src.dtype, src.shape, dst.id, {}));
+        }
         ++g_stats.transfers;
-        g_stats.transfer_bytes += src.bytes;
+        g_stats.transfer_bytes += uint64_t(graph::shape_numel(src.shape)) * dtype_size(src.dtype);
     }
-    ZYX_LOG(sched) << "move " << src.bytes << " bytes " << src.device.str() << " -> " << dst.device.str() << " ("
-                   << why << ")";
+    ZYX_LOG(sched) << "move " << dtype_name(src.dtype) << " " << graph::shape_str(src.shape) << " "
+                   << src.device.str() << " -> " << dst.device.str() << " (" << why << ")";
 }
 
-// The bytes of `src` in the pool of `dst` (the same buffer when already there; a host copy is
-// kept on the source buffer and reused).
+// The tensor of `src` in the pool of `dst`: the same buffer when it is already there, else a
+// new buffer filled by an explicit move.
 std::shared_ptr<Buffer> bytes_on(const std::shared_ptr<Buffer>& src, DeviceSlot& dst, const std::string& why) {
     if (src->device == dst.device) return src;
-    bool to_host = dst.device == Device::host();
-    if (to_host && src->host_copy) return src->host_copy;
-    std::shared_ptr<Buffer> out = planned_buffer(dst, src->bytes);
-    copy_into(*src, *out, dst, why);
-    if (to_host) src->host_copy = out;
-    if (src->device == Device::host()) out->host_copy = src;  // same bytes: reads need no transfer
+    std::shared_ptr<Buffer> out = planned_buffer(dst, src->dtype, src->shape);
+    copy_into(*src, *out, why);
     return out;
+}
+
+// Whether a node of `shape` may share `buf` (its elements in row-major order, same count): the
+// pool stores both tensors alike (row-major always; tiled when the last two sizes agree).
+bool shares_layout(const Buffer& buf, const graph::Shape& shape) {
+    if (graph::shape_numel(shape) != graph::shape_numel(buf.shape)) return false;
+    if (buf.pool->layout(buf.dtype) == backend::Layout::row_major) return true;
+    auto last2 = [](const graph::Shape& s) {
+        return std::make_pair(s.size() >= 2 ? s[s.size() - 2] : 1, s.empty() ? int64_t(1) : s.back());
+    };
+    return last2(shape) == last2(buf.shape);
 }
 
 std::string join(const std::vector<std::string>& v, size_t max) {
@@ -130,34 +154,41 @@ void Realization::plan_node(Node* n) {
     if (n->buffer || planned_.count(n)) return;
     Job job;
     DeviceSlot& home = device_slot(n->device);
-    uint64_t bytes = uint64_t(n->numel()) * dtype_size(n->dtype);
     if (n->kind == graph::OpKind::copy) {
         job.kind = Job::Kind::copy;
         job.source = buffer_of(n->inputs[0].get());
-        job.out = planned_buffer(home, bytes);
-    } else if (bytes == 0) {
+        job.out = planned_buffer(home, n->dtype, n->shape);
+    } else if (n->numel() == 0) {
         job.kind = Job::Kind::empty;
-        job.out = planned_buffer(home, 0);
+        job.out = planned_buffer(home, n->dtype, n->shape);
     } else {
-        job.kb = std::make_unique<KernelBuilder>(n, plan_, [this](Node* m) { return buffer_of(m); },
-                                                 home.hoists_broadcast_reduces);
-        job.kb->build();
+        // Placement before lowering: build for the node's device; when it refuses the kernel,
+        // build again for the host (the device's flags and layout shaped the first build).
+        auto build = [&](DeviceSlot& on) {
+            job.kb = std::make_unique<KernelBuilder>(n, plan_, [this](Node* m) { return buffer_of(m); }, *on.backend);
+            job.kb->build();
+        };
+        job.run = &home;
+        build(home);
+        std::string why;
+        if (!home.backend->supports(job.kb->kernel, &why)) {
+            job.run = &device_slot(Device::host());
+            ++g_stats.fallbacks;
+            ZYX_LOG(sched) << n->device.str() << " does not support the kernel for " << n->label() << " (" << why
+                           << "): placed on host";
+            build(*job.run);
+        }
         const kernel::Kernel& k = job.kb->kernel;
+        const std::shared_ptr<Buffer>& in0 = job.kb->input_buffers.empty() ? nullptr : job.kb->input_buffers[0];
         // A kernel that only reads one buffer in order: share that buffer.
         if (k.nodes.size() == 1 && k.nodes[0].op == kernel::Op::load && k.inputs.size() == 1 &&
-            k.inputs[0].view.is_contiguous() && k.inputs[0].view.numel() == n->numel() &&
-            job.kb->input_buffers[0]->device == n->device) {
+            k.inputs[0].view.is_contiguous() && k.inputs[0].view.numel() == n->numel() && in0->device == n->device &&
+            in0->dtype == n->dtype && shares_layout(*in0, n->shape)) {
             job.kind = Job::Kind::alias;
-            job.out = job.kb->input_buffers[0];
+            job.out = in0;
+            job.run = nullptr;
         } else {
-            job.out = planned_buffer(home, bytes);
-            job.run = &home;
-            if (!home.backend->supports(k)) {
-                job.run = &device_slot(Device::host());
-                ++g_stats.fallbacks;
-                ZYX_LOG(sched) << n->device.str() << " does not support the kernel for " << n->label()
-                               << ": placed on host";
-            }
+            job.out = planned_buffer(home, n->dtype, n->shape);
         }
     }
     planned_[n] = job.out;
@@ -204,23 +235,9 @@ void Realization::launch(Job& job) {
             ++g_stats.aliases;
             ZYX_LOG(sched) << "no kernel for " << n->label() << ": shares the buffer it views";
             break;
-        case Job::Kind::copy: {
-            DeviceSlot& dst = device_slot(n->device);
-            if (dst.device == Device::host() && job.source->host_copy) {
-                // The planned buffer is the identity later kernels of this realization already
-                // hold as their input: it shares the host copy's pool buffer (one more reference)
-                // rather than being replaced by it.
-                const Buffer& hc = *job.source->host_copy;
-                if (hc.id) hc.pool->retain(hc.id);
-                job.out->id = hc.id;
-                ZYX_LOG(sched) << "no move for to() of " << n->label() << ": shares the host copy of its source";
-            } else {
-                copy_into(*job.source, *job.out, dst, "to() of " + n->label());
-                if (dst.device == Device::host()) job.source->host_copy = job.out;
-                if (job.source->device == Device::host()) job.out->host_copy = job.source;
-            }
+        case Job::Kind::copy:
+            copy_into(*job.source, *job.out, "to() of " + n->label());
             break;
-        }
         case Job::Kind::kernel: {
             KernelBuilder& kb = *job.kb;
             DeviceSlot& run = *job.run;
@@ -231,15 +248,13 @@ void Realization::launch(Job& job) {
                 ids.push_back(keep.back()->id);
             }
             bool fallback = !(run.device == n->device);
-            std::shared_ptr<Buffer> out = fallback ? planned_buffer(run, job.out->bytes) : job.out;
+            std::shared_ptr<Buffer> out = fallback ? planned_buffer(run, n->dtype, n->shape) : job.out;
             allocate_for(*out, "result of " + n->label());
             ids.push_back(out->id);
-            sync(run, run.backend->launch(job.program, ids, kb.scalars, {}));
+            sync(*run.pool, run.backend->launch(job.program, ids, kb.scalars, {}));
             ++g_stats.kernels;
-            if (fallback) {
-                copy_into(*out, *job.out, device_slot(n->device), "result of " + n->label());
-                job.out->host_copy = out;
-            }
+            ++g_stats.kernels_on[run.device.str()];
+            if (fallback) copy_into(*out, *job.out, "result of " + n->label());
             KernelRecord rec;
             rec.number = ++g_kernel_number;
             rec.device = run.device.str();
@@ -295,11 +310,11 @@ void read_to_host(const graph::NodePtr& node, void* dst, uint64_t bytes) {
     if (!node->buffer) realize({node});
     const std::shared_ptr<Buffer>& b = node->buffer;
     if (bytes == 0) return;
-    if (bytes > b->bytes)
+    uint64_t holds = uint64_t(graph::shape_numel(b->shape)) * dtype_size(b->dtype);
+    if (bytes != holds)
         throw Error(ErrorStatus::Internal, "scheduler: read of " + std::to_string(bytes) + " bytes from " +
-                                               node->label() + " holding " + std::to_string(b->bytes));
-    const std::shared_ptr<Buffer>& src = b->host_copy ? b->host_copy : b;
-    src->pool->pool_to_host(src->id, dst, bytes, {});
+                                               node->label() + " holding " + std::to_string(holds));
+    b->pool->read_tensor(b->id, b->dtype, b->shape, dst, {});
 }
 
 void open_device(Device d) {
@@ -310,10 +325,13 @@ void open_device(Device d) {
 graph::NodePtr upload(const void* src, uint64_t bytes, DType dtype, const graph::Shape& shape, Device device) {
     std::lock_guard<std::recursive_mutex> lock(graph::runtime_mutex());
     DeviceSlot& slot = device_slot(device);
-    std::shared_ptr<Buffer> b = planned_buffer(slot, bytes);
+    if (bytes != uint64_t(graph::shape_numel(shape)) * dtype_size(dtype))
+        throw Error(ErrorStatus::Internal, "scheduler: upload of " + std::to_string(bytes) + " bytes for a " +
+                                               std::string(dtype_name(dtype)) + " tensor " + kernel::shape_string(shape));
+    std::shared_ptr<Buffer> b = planned_buffer(slot, dtype, shape);
     allocate_for(*b, "new " + std::string(dtype_name(dtype)) + " tensor " + kernel::shape_string(shape) + " on " +
                          device.str());
-    if (bytes) sync(slot, slot.pool->host_to_pool(src, bytes, b->id, {}));
+    if (bytes) sync(*slot.pool, slot.pool->write_tensor(src, dtype, shape, b->id, {}));
     ZYX_LOG(mem) << "upload " << bytes << " bytes to " << device.str();
     return graph::make_buffer(std::move(b), dtype, shape);
 }

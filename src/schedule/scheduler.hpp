@@ -16,31 +16,36 @@
 //        - an elementwise expression that a reduce reads broadcast along a non-reduced axis
 //          (a matmul operand such as relu(x) in relu(x) @ w): computing it once is cheaper than
 //          once per output column, and it leaves the matmul recognisable for BLAS;
-//        - a reduce whose result its consumer reads broadcast more than kMaxReduceRecompute
-//          times (each broadcast copy is a full re-evaluation of the reduction), not counting
+//        - a reduce whose result its consumer reads broadcast more than the device's
+//          DeviceInfo::max_reduce_recompute times (each broadcast copy is a full re-evaluation
+//          of the reduction; 32 on the host and the interpreter, 1 on Tenstorrent), not counting
 //          the kernel's last axis on a device that computes row-invariant values once per row,
 //          nor any broadcast axis when the reduce varies along the last axis on a device that
 //          computes such a reduce once per distinct value before the loop
-//          (DeviceSlot::hoists_broadcast_reduces: the JIT host backend). So softmax over any axis is
-//          two kernels on the host at any size, and three on the interpreter when the softmax
-//          axis is longer than 32;
+//          (DeviceInfo::hoists_broadcast_reduces: the JIT host backend). So softmax over any axis
+//          is two kernels on the host at any size, three on the interpreter when the softmax
+//          axis is longer than 32, and three on Tenstorrent;
 //        - an arange read through a view that is not one plain strided layer;
 //        - a second reduce whose reduced sizes differ from the kernel's.
 //   3. execute (realize.cpp): every kernel of the realization is built first (cut nodes get
-//      planned buffers that later kernels load from); each is placed on its node's device when
-//      that device's supports() says yes, else on the host (inputs moved there, the result moved
-//      back, said on `sched`); kernels whose structure a device has not compiled yet are compiled
+//      planned buffers that later kernels load from). Placement comes before lowering: a kernel
+//      is built for its node's device; when that device's supports() says no, it is built again
+//      for the host and runs there (inputs moved there, the result moved back; the reason is
+//      said on `sched`). Every move between devices is explicit and logged. Kernels whose structure a device has not compiled yet are compiled
 //      in ONE batch per device (one compiler run on the host JIT backend, however many kernels);
 //      then the jobs launch in dependency order, and each node gets its buffer and drops its
-//      inputs. A kernel that only copies a contiguous buffer is not run: the node shares the
-//      buffer. Device copies (Tensor::to) are pool-to-pool transfers. Realizing many tensors in
-//      one zyx::realize({…}) therefore costs one compiler run.
+//      inputs. A kernel that only copies a contiguous buffer is not run when the pool's layout
+//      lets the node share the buffer (row-major: always; tiled: when the last two sizes agree).
+//      Device copies (Tensor::to) are tensor transfers: a tiled pool tilizes on the way in and
+//      untilizes on the way out. Realizing many tensors in one zyx::realize({…}) therefore costs
+//      one compiler run.
 //
 // ZYX_DEBUG=sched logs each kernel: number, device, root node, the nodes it fused, cache hit.
 // All entry points take graph::runtime_mutex().
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,8 +54,6 @@
 
 namespace zyx::sched {
 
-// A reduce its consumer would re-evaluate more than this many times gets its own kernel.
-inline constexpr double kMaxReduceRecompute = 32;
 // Longest chain of fused nodes before a cut.
 inline constexpr int kMaxFusedDepth = 256;
 
@@ -76,6 +79,7 @@ struct Stats {
     uint64_t transfer_bytes = 0;
     uint64_t aliases = 0;         // nodes that shared an existing buffer instead of a kernel
     uint64_t fallbacks = 0;       // kernels run on the host because their device did not support them
+    std::map<std::string, uint64_t> kernels_on;  // kernels launched per device ("host", "tt:0", …)
 };
 Stats stats();
 void reset_stats();

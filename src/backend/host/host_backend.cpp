@@ -146,15 +146,17 @@ HostDevice::HostDevice(HostPool& pool) : pool_(pool) {
     info_.compute_flops = uint64_t(threads) * 3'000'000'000ull * 32;  // rough: AVX-512 FMA per core
     info_.local_memory_bytes = 1 << 20;
     for (bool& b : info_.dtype_supported) b = true;
+    info_.hoists_broadcast_reduces = true;  // host_codegen.cpp: row-invariant values and hoisted reduces
 }
 
 HostDevice::~HostDevice() = default;
 
-bool HostDevice::supports(const Kernel& k) const {
+bool HostDevice::supports(const Kernel& k, std::string* why) const {
     try {
         kernel::validate(k);
         return true;
-    } catch (const Error&) {
+    } catch (const Error& e) {
+        if (why) *why = e.message();
         return false;
     }
 }

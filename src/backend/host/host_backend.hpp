@@ -70,7 +70,7 @@ public:
     const DeviceInfo& info() const override { return info_; }
     MemoryPool& pool() override { return pool_; }
     // Every valid kernel: the host computes every op in every dtype.
-    bool supports(const kernel::Kernel& k) const override;
+    bool supports(const kernel::Kernel& k, std::string* why = nullptr) const override;
     // Throws InvalidArgument for an invalid kernel, KernelCompilation when the compiler rejects
     // the generated source (a bug: the message carries the compiler output and source path).
     ProgramId compile(const kernel::Kernel& k) override;

@@ -161,8 +161,8 @@ TTDevice::~TTDevice() {
 
 backend::MemoryPool& TTDevice::pool() { return *pool_; }
 
-bool TTDevice::supports(const kernel::Kernel&) const {
-    // No kernel IR → TT lowering exists yet (DESIGN.md §8); every kernel goes elsewhere.
+bool TTDevice::supports(const kernel::Kernel&, std::string* why) const {
+    if (why) *why = "the Tenstorrent code generator does not exist yet";
     return false;
 }
 

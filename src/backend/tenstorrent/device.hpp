@@ -77,7 +77,7 @@ public:
 
     // The Tenstorrent code generator (kernel IR → reader/compute/writer sources and CB plan)
     // does not exist yet, so no kernel is supported: the scheduler places kernels elsewhere.
-    bool supports(const kernel::Kernel& k) const override;
+    bool supports(const kernel::Kernel& k, std::string* why = nullptr) const override;
     // Throws Unsupported until the code generator exists; see compile_program.
     backend::ProgramId compile(const kernel::Kernel& k) override;
 

@@ -1,6 +1,7 @@
 #include "backend/tenstorrent/memory_pool.hpp"
 
 #include "backend/tenstorrent/runtime_client.hpp"
+#include "backend/tenstorrent/tile_layout.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 
@@ -8,6 +9,14 @@ namespace zyx::tt {
 
 using backend::BufferId;
 using backend::Event;
+
+namespace {
+std::string shape_string(const std::vector<int64_t>& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+}  // namespace
 
 TTMemoryPool::TTMemoryPool(std::shared_ptr<RuntimeClient> client, std::string name, uint32_t page_bytes)
     : client_(std::move(client)), name_(std::move(name)), page_bytes_(page_bytes ? page_bytes : 4096) {
@@ -27,17 +36,13 @@ TTMemoryPool::~TTMemoryPool() {
     }
 }
 
-uint64_t TTMemoryPool::round_up(uint64_t bytes) const {
-    uint64_t pages = bytes / page_bytes_ + (bytes % page_bytes_ != 0);
-    return pages * page_bytes_;
-}
-
-uint64_t TTMemoryPool::device_bytes(uint64_t bytes) const {
+uint64_t TTMemoryPool::device_bytes(uint64_t bytes, uint32_t page_bytes) const {
     // Interleaved layout: page i in bank i % banks, so every bank reserves the same number of
     // page slots (the most any bank holds), each slot the page rounded up to the DRAM alignment.
-    const uint64_t pages = bytes / page_bytes_ + (bytes % page_bytes_ != 0);
+    const uint64_t page = page_bytes ? page_bytes : page_bytes_;
+    const uint64_t pages = bytes / page + (bytes % page != 0);
     const uint64_t rows = pages / dram_banks_ + (pages % dram_banks_ != 0);
-    const uint64_t slot = (uint64_t(page_bytes_) + dram_alignment_ - 1) / dram_alignment_ * dram_alignment_;
+    const uint64_t slot = (page + dram_alignment_ - 1) / dram_alignment_ * dram_alignment_;
     const uint64_t per_bank_limit = UINT64_MAX / dram_banks_ / slot;
     return rows > per_bank_limit ? UINT64_MAX : rows * slot * dram_banks_;
 }
@@ -98,24 +103,27 @@ void TTMemoryPool::trim_cache() {
     trim_cache_locked(0);
 }
 
-BufferId TTMemoryPool::allocate(uint64_t bytes) {
+BufferId TTMemoryPool::allocate(uint64_t bytes) { return allocate_paged(bytes, page_bytes_); }
+
+BufferId TTMemoryPool::allocate_paged(uint64_t bytes, uint32_t page_bytes) {
     std::lock_guard lock(mutex_);
     sync_generation_locked();
     if (bytes == 0) throw Error(ErrorStatus::MemoryAllocation, name_ + ": cannot allocate a buffer of 0 bytes");
     const uint64_t free = dram_bytes_ - std::min(dram_bytes_, live_device_bytes_);
-    const uint64_t cost = bytes > dram_bytes_ ? UINT64_MAX : device_bytes(bytes);
+    const uint64_t cost = bytes > dram_bytes_ ? UINT64_MAX : device_bytes(bytes, page_bytes);
     if (cost > free)
         throw Error(ErrorStatus::MemoryAllocation,
                     name_ + ": " + std::to_string(bytes) + " bytes requested" +
                         (cost == UINT64_MAX ? std::string() : " (" + std::to_string(cost) + " bytes of device DRAM with page and bank rounding)") +
                         ", only " + std::to_string(free) + " of " + std::to_string(dram_bytes_) + " bytes free");
-    const uint64_t cap = round_up(bytes);
+    const uint64_t cap = (bytes / page_bytes + (bytes % page_bytes != 0)) * page_bytes;
     Buffer b;
     b.bytes = bytes;
+    b.page_bytes = page_bytes;
     b.capacity = cap;
     b.device_bytes = cost;
     b.generation = seen_generation_;
-    if (auto it = cache_.find(cap); it != cache_.end() && it->second.generation == seen_generation_) {
+    if (auto it = cache_.find({cap, page_bytes}); it != cache_.end() && it->second.generation == seen_generation_) {
         b.runtime_id = it->second.runtime_id;
         cached_device_bytes_ -= it->second.device_bytes;
         cache_.erase(it);
@@ -127,7 +135,7 @@ BufferId TTMemoryPool::allocate(uint64_t bytes) {
         protocol::Request r;
         r.cmd = protocol::Command::alloc_buf;
         r.bytes = cap;
-        r.page_bytes = page_bytes_;
+        r.page_bytes = page_bytes;
         nlohmann::json resp;
         try {
             resp = client_->call(r);
@@ -167,7 +175,7 @@ void TTMemoryPool::release(BufferId id) {
     buffers_.erase(it);
     if (b.generation != seen_generation_) return;  // lost with a crashed runtime: nothing to free
     live_device_bytes_ -= b.device_bytes;
-    cache_.emplace(b.capacity, Cached{b.runtime_id, b.generation, b.device_bytes});
+    cache_.emplace(std::make_pair(b.capacity, b.page_bytes), Cached{b.runtime_id, b.generation, b.device_bytes});
     cached_device_bytes_ += b.device_bytes;
     trim_cache_locked(dram_bytes_ / 4);
 }
@@ -182,6 +190,64 @@ uint64_t TTMemoryPool::buffer_bytes(BufferId id) const {
     auto it = buffers_.find(id);
     if (it == buffers_.end()) throw Error(ErrorStatus::InvalidArgument, name_ + ": unknown buffer " + std::to_string(id));
     return it->second.bytes;
+}
+
+uint32_t TTMemoryPool::buffer_page_bytes(BufferId id) const {
+    std::lock_guard lock(mutex_);
+    auto it = buffers_.find(id);
+    if (it == buffers_.end()) throw Error(ErrorStatus::InvalidArgument, name_ + ": unknown buffer " + std::to_string(id));
+    return it->second.page_bytes;
+}
+
+backend::Layout TTMemoryPool::layout(DType dtype) const {
+    return tile_format(dtype) ? backend::Layout::tiled : backend::Layout::row_major;
+}
+
+uint64_t TTMemoryPool::tensor_bytes(DType dtype, const std::vector<int64_t>& shape) const {
+    if (layout(dtype) == backend::Layout::row_major) return MemoryPool::tensor_bytes(dtype, shape);
+    return tiled_shape(shape).tiles() * tile_bytes(dtype);
+}
+
+BufferId TTMemoryPool::allocate_tensor(DType dtype, const std::vector<int64_t>& shape) {
+    if (layout(dtype) == backend::Layout::row_major) return allocate(tensor_bytes(dtype, shape));
+    return allocate_paged(tensor_bytes(dtype, shape), tile_bytes(dtype));
+}
+
+Event TTMemoryPool::write_tensor(const void* src, DType dtype, const std::vector<int64_t>& shape, BufferId dst,
+                                 std::span<const Event> wait) {
+    if (layout(dtype) == backend::Layout::row_major) return MemoryPool::write_tensor(src, dtype, shape, dst, wait);
+    const TiledShape ts = tiled_shape(shape);
+    const uint64_t tile = tile_bytes(dtype), bytes = ts.tiles() * tile;
+    std::lock_guard lock(mutex_);
+    const Buffer& b = live_locked(dst, ErrorStatus::MemoryCopyH2P, "write_tensor");
+    if (bytes > b.bytes || b.page_bytes != tile)
+        throw Error(ErrorStatus::MemoryCopyH2P, name_ + ": write_tensor: a " + std::string(dtype_name(dtype)) + " tensor " +
+                                                    shape_string(shape) + " (" + std::to_string(bytes) + " bytes in tiles of " +
+                                                    std::to_string(tile) + ") does not fit buffer " + std::to_string(dst) +
+                                                    " of " + std::to_string(b.bytes) + " bytes in pages of " +
+                                                    std::to_string(b.page_bytes));
+    client_->write_with(b.generation, b.runtime_id, bytes, tile, [&](uint8_t* slot, uint64_t off, uint64_t n) {
+        tilize(src, dtype, ts, off / tile, n / tile, slot);
+    });
+    return Event{};
+}
+
+void TTMemoryPool::read_tensor(BufferId src, DType dtype, const std::vector<int64_t>& shape, void* dst,
+                               std::span<const Event> wait) {
+    if (layout(dtype) == backend::Layout::row_major) return MemoryPool::read_tensor(src, dtype, shape, dst, wait);
+    const TiledShape ts = tiled_shape(shape);
+    const uint64_t tile = tile_bytes(dtype), bytes = ts.tiles() * tile;
+    std::lock_guard lock(mutex_);
+    const Buffer& b = live_locked(src, ErrorStatus::MemoryCopyP2H, "read_tensor");
+    if (bytes > b.bytes || b.page_bytes != tile)
+        throw Error(ErrorStatus::MemoryCopyP2H, name_ + ": read_tensor: a " + std::string(dtype_name(dtype)) + " tensor " +
+                                                    shape_string(shape) + " (" + std::to_string(bytes) + " bytes in tiles of " +
+                                                    std::to_string(tile) + ") is not what buffer " + std::to_string(src) +
+                                                    " holds (" + std::to_string(b.bytes) + " bytes in pages of " +
+                                                    std::to_string(b.page_bytes) + ")");
+    client_->read_with(b.generation, b.runtime_id, bytes, tile, [&](uint8_t* slot, uint64_t off, uint64_t n) {
+        untilize(slot, dtype, ts, off / tile, n / tile, dst);
+    });
 }
 
 Event TTMemoryPool::host_to_pool(const void* src, uint64_t bytes, BufferId dst, std::span<const Event>) {

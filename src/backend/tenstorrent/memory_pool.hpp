@@ -12,7 +12,12 @@
 //   an allocation needs the room and never holds more than a quarter of the device.
 // - retain/release: 32-bit reference counts with checked arithmetic (overflow and unknown ids
 //   are errors, never wrap-around).
-// - host_to_pool / pool_to_host: through the runtime's staging arena, synchronous (Event{}).
+// - Tensors (the scheduler's calls) are tiled for the dtypes tile_layout.hpp names: one tile per
+//   page (a bf16 tile is 2 KiB, an f32 tile 4 KiB), tilized on write_tensor and untilized on
+//   read_tensor, chunk by chunk inside the staging arena; other dtypes are stored row-major in
+//   4 KiB pages.
+// - host_to_pool / pool_to_host: raw bytes through the runtime's staging arena, synchronous
+//   (Event{}).
 // - pool_to_pool: same pool → copy_buf in the runtime; a host-addressable pool → one upload;
 //   anything else is staged through a host buffer (the MemoryPool default).
 // - After the runtime crashed, buffers it held are "lost": every use names the buffer and says
@@ -57,6 +62,13 @@ public:
     void pool_to_host(backend::BufferId src, void* dst, uint64_t bytes, std::span<const backend::Event> wait) override;
     backend::Event pool_to_pool(MemoryPool& src_pool, backend::BufferId src, backend::BufferId dst, uint64_t bytes,
                                 std::span<const backend::Event> wait) override;
+    backend::Layout layout(DType dtype) const override;
+    uint64_t tensor_bytes(DType dtype, const std::vector<int64_t>& shape) const override;
+    backend::BufferId allocate_tensor(DType dtype, const std::vector<int64_t>& shape) override;
+    backend::Event write_tensor(const void* src, DType dtype, const std::vector<int64_t>& shape, backend::BufferId dst,
+                                std::span<const backend::Event> wait) override;
+    void read_tensor(backend::BufferId src, DType dtype, const std::vector<int64_t>& shape, void* dst,
+                     std::span<const backend::Event> wait) override;
 
     // ---- Tenstorrent-specific ----
     // The runtime's id of a live buffer of the current runtime. Throws `status` naming the
@@ -66,9 +78,11 @@ public:
     uint64_t buffer_bytes(backend::BufferId buffer) const;
     // Frees every cached device buffer.
     void trim_cache();
-    // DRAM a buffer of `bytes` costs on the device (page, alignment and bank rounding);
-    // UINT64_MAX when that does not fit 64 bits.
-    uint64_t device_bytes(uint64_t bytes) const;
+    // DRAM a buffer of `bytes` in pages of `page_bytes` (0: the pool's default page) costs on the
+    // device (page, alignment and bank rounding); UINT64_MAX when that does not fit 64 bits.
+    uint64_t device_bytes(uint64_t bytes, uint32_t page_bytes = 0) const;
+    // The page size of a live buffer.
+    uint32_t buffer_page_bytes(backend::BufferId buffer) const;
     PoolStats stats() const;
     RuntimeClient& client() { return *client_; }
 
@@ -77,6 +91,7 @@ private:
         uint32_t runtime_id = 0;
         uint64_t generation = 0;   // the runtime generation that holds it
         uint64_t bytes = 0;        // as requested
+        uint32_t page_bytes = 0;
         uint64_t capacity = 0;     // page-rounded, what the runtime allocated
         uint64_t device_bytes = 0; // what it costs the device (device_bytes(capacity))
         uint32_t refs = 1;
@@ -87,7 +102,7 @@ private:
         uint64_t device_bytes;
     };
 
-    uint64_t round_up(uint64_t bytes) const;
+    backend::BufferId allocate_paged(uint64_t bytes, uint32_t page_bytes);
     // Forgets every buffer and cache entry of an ended runtime generation.
     void sync_generation_locked() const;
     const Buffer& live_locked(backend::BufferId id, ErrorStatus status, std::string_view ctx) const;
@@ -104,7 +119,7 @@ private:
     mutable std::mutex mutex_;
     mutable uint64_t seen_generation_ = 0;
     mutable std::unordered_map<backend::BufferId, Buffer> buffers_;
-    mutable std::multimap<uint64_t, Cached> cache_;  // capacity → cached runtime buffer
+    mutable std::multimap<std::pair<uint64_t, uint32_t>, Cached> cache_;  // (capacity, page) → cached runtime buffer
     mutable uint64_t live_device_bytes_ = 0;    // device_bytes of live buffers of this runtime
     mutable uint64_t cached_device_bytes_ = 0;  // … and of cached ones
     mutable PoolStats counters_;

@@ -178,19 +178,34 @@ void RuntimeClient::arena_reserve_locked(uint64_t bytes) {
 
 void RuntimeClient::write(uint64_t generation, uint32_t buffer, const void* src, uint64_t bytes, uint64_t offset) {
     std::lock_guard lock(mutex_);
-    transfer_locked(true, generation, buffer, static_cast<uint8_t*>(const_cast<void*>(src)), bytes, offset);
+    const uint8_t* host = static_cast<const uint8_t*>(src);
+    transfer_locked(true, generation, buffer, bytes, offset, 1,
+                    [&](uint8_t* slot, uint64_t off, uint64_t n) { std::memcpy(slot, host + (off - offset), n); });
+}
+
+void RuntimeClient::write_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule, const ChunkFn& fill) {
+    std::lock_guard lock(mutex_);
+    transfer_locked(true, generation, buffer, bytes, 0, granule, fill);
+}
+
+void RuntimeClient::read_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule, const ChunkFn& drain) {
+    std::lock_guard lock(mutex_);
+    transfer_locked(false, generation, buffer, bytes, 0, granule, drain);
 }
 
 void RuntimeClient::read(uint64_t generation, uint32_t buffer, void* dst, uint64_t bytes, uint64_t offset) {
     std::lock_guard lock(mutex_);
-    transfer_locked(false, generation, buffer, static_cast<uint8_t*>(dst), bytes, offset);
+    uint8_t* host = static_cast<uint8_t*>(dst);
+    transfer_locked(false, generation, buffer, bytes, offset, 1,
+                    [&](uint8_t* slot, uint64_t off, uint64_t n) { std::memcpy(host + (off - offset), slot, n); });
 }
 
 // A transfer is cut into chunks; the arena is cut into slots of one chunk. Up to `slots`
 // requests are in flight, so the runtime copies one chunk while this process copies the next.
 // Responses come back in order; every response is read even after an error, so the stream stays
 // in step, and the first error is thrown at the end.
-void RuntimeClient::transfer_locked(bool write, uint64_t generation, uint32_t buffer, uint8_t* host, uint64_t bytes, uint64_t offset) {
+void RuntimeClient::transfer_locked(bool write, uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t offset,
+                                    uint64_t granule, const ChunkFn& move) {
     const ErrorStatus st = write ? ErrorStatus::MemoryCopyH2P : ErrorStatus::MemoryCopyP2H;
     const char* what = write ? "write_buf" : "read_buf";
     if (!up_ || generation != generation_)
@@ -198,7 +213,9 @@ void RuntimeClient::transfer_locked(bool write, uint64_t generation, uint32_t bu
                             std::to_string(generation) + ", which has ended; its contents are lost");
     if (bytes == 0) return;
     arena_reserve_locked(std::min(bytes, options_.arena_max_bytes));
-    const uint64_t chunk = std::min({options_.transfer_chunk_bytes, bytes, arena_->size()});
+    uint64_t chunk = std::min({options_.transfer_chunk_bytes, bytes, arena_->size()});
+    if (chunk < bytes && granule > 1) chunk = std::max(granule, chunk / granule * granule);
+    if (chunk > arena_->size()) arena_reserve_locked(chunk);
     const uint64_t slots = std::max<uint64_t>(1, arena_->size() / chunk);
     const uint64_t nchunks = (bytes + chunk - 1) / chunk;
 
@@ -210,7 +227,7 @@ void RuntimeClient::transfer_locked(bool write, uint64_t generation, uint32_t bu
     auto issue = [&](uint64_t i) {
         uint64_t off = i * chunk, n = std::min(chunk, bytes - off);
         uint8_t* slot = arena_->data() + (i % slots) * chunk;
-        if (write) std::memcpy(slot, host + off, n);
+        if (write) move(slot, offset + off, n);
         protocol::Request r;
         r.cmd = write ? protocol::Command::write_buf : protocol::Command::read_buf;
         r.buffer = buffer;
@@ -227,7 +244,7 @@ void RuntimeClient::transfer_locked(bool write, uint64_t generation, uint32_t bu
             receive_locked(f.seq, what, options_.request_timeout_ms);
             if (!write && !first_error) {
                 uint64_t off = f.index * chunk, n = std::min(chunk, bytes - off);
-                std::memcpy(host + off, arena_->data() + (f.index % slots) * chunk, n);
+                move(arena_->data() + (f.index % slots) * chunk, offset + off, n);
             }
         } catch (const Error& e) {
             if (!up_) throw;  // crash or timeout: nothing more will come

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -68,6 +69,13 @@ public:
     // touching the runtime.
     void write(uint64_t generation, uint32_t buffer, const void* src, uint64_t bytes, uint64_t offset = 0);
     void read(uint64_t generation, uint32_t buffer, void* dst, uint64_t bytes, uint64_t offset = 0);
+    // The same transfers with the bytes made or used in the arena itself, chunk by chunk (the
+    // pool tilizes into and untilizes out of it, so no second host copy is made). `fill(slot,
+    // offset, n)` writes buffer bytes [offset, offset + n) into `slot`; `drain(slot, offset, n)`
+    // reads them from it. Every chunk but the last is a multiple of `granule` bytes (a tile).
+    using ChunkFn = std::function<void(uint8_t* slot, uint64_t offset, uint64_t n)>;
+    void write_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule, const ChunkFn& fill);
+    void read_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule, const ChunkFn& drain);
 
     // Ends the current runtime (exit, then by pid if needed). The next call starts a new one.
     void stop();
@@ -82,7 +90,8 @@ private:
     void send_locked(protocol::Request& r, int timeout_ms);
     nlohmann::json receive_locked(uint64_t seq, std::string_view what, int timeout_ms);
     void arena_reserve_locked(uint64_t bytes);
-    void transfer_locked(bool write, uint64_t generation, uint32_t buffer, uint8_t* host, uint64_t bytes, uint64_t offset);
+    void transfer_locked(bool write, uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t offset,
+                         uint64_t granule, const ChunkFn& move);
 
     RuntimeClientOptions options_;
     mutable std::mutex mutex_;
