@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "kernel/analysis.hpp"
 
 namespace zyx::kernel {
 namespace {
@@ -273,28 +274,6 @@ template <class T> bool predicate_op(Op op, T a, T b) {
     throw Error(ErrorStatus::Internal, "interpreter: not a predicate: " + std::string(op_name(op)));
 }
 
-Op combine_op(Op reduce) {
-    switch (reduce) {
-        case Op::reduce_sum: return Op::add;
-        case Op::reduce_prod: return Op::mul;
-        case Op::reduce_max: return Op::max;
-        default: return Op::min;
-    }
-}
-
-uint64_t reduce_identity(Op reduce, DType t) {
-    return dispatch(t, [&](auto z) {
-        using T = decltype(z);
-        using L = std::numeric_limits<T>;
-        switch (reduce) {
-            case Op::reduce_sum: return raw_of(T(0));
-            case Op::reduce_prod: return raw_of(T(1));
-            case Op::reduce_max: return raw_of(L::has_infinity ? T(-L::infinity()) : L::lowest());
-            default: return raw_of(L::has_infinity ? L::infinity() : L::max());
-        }
-    });
-}
-
 struct Evaluator {
     const Kernel& k;
     std::span<const BufferRef> buffers;
@@ -389,15 +368,6 @@ bool next_index(int64_t* idx, const std::vector<int64_t>& shape, size_t begin, s
 
 }  // namespace
 
-uint64_t view_required_bytes(const View& view, DType dtype, const std::string& who) {
-    int64_t lo, hi;
-    if (!view.offset_range(&lo, &hi)) return 0;
-    if (lo < 0)
-        throw Error(ErrorStatus::InvalidArgument,
-                    who + " view " + view_string(view) + " reaches element " + std::to_string(lo) + " (below 0)");
-    return uint64_t(hi + 1) * dtype_size(dtype);
-}
-
 void interpret(const Kernel& k, std::span<const BufferRef> buffers, std::span<const uint64_t> scalars) {
     validate(k);
     size_t nin = k.inputs.size(), nout = k.outputs.size();
@@ -439,8 +409,8 @@ void interpret(const Kernel& k, std::span<const BufferRef> buffers, std::span<co
     do {
         for (const ReducePlan& r : reduces) {
             const Node& rn = k.nodes[r.node];
-            uint64_t acc = reduce_identity(rn.op, rn.dtype);
-            Op comb = combine_op(rn.op);
+            uint64_t acc = carrier_from_bits(rn.dtype, reduce_identity_bits(rn.op, rn.dtype));
+            Op comb = reduce_combine_op(rn.op);
             for (size_t d = g; d < full; ++d) idx[d] = 0;
             if (!reduce_empty) do {
                     for (size_t i : r.body) ev.vals[i] = ev.eval(i, idx.data());

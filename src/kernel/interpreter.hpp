@@ -20,7 +20,6 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
 
 #include "kernel/kernel.hpp"
 
@@ -37,9 +36,5 @@ struct BufferRef {
 // Throws zyx::Error(InvalidArgument) for an invalid kernel, a wrong argument count, or a buffer
 // too small for its view (naming the argument and the bytes it needs).
 void interpret(const Kernel& k, std::span<const BufferRef> buffers, std::span<const uint64_t> scalars);
-
-// Bytes a buffer must have to back `view` of elements of `dtype` (0 when nothing is reachable).
-// Throws InvalidArgument when the view reaches below element 0; `who` names it in the message.
-uint64_t view_required_bytes(const View& view, DType dtype, const std::string& who);
 
 }  // namespace zyx::kernel

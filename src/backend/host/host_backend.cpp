@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "jit/jit.hpp"
-#include "kernel/interpreter.hpp"
+#include "kernel/analysis.hpp"
 
 namespace zyx::backend::host {
 

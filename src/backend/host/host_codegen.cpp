@@ -2,14 +2,12 @@
 #include "backend/host/host_codegen.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <map>
-#include <tuple>
 #include <sstream>
 
 #include "backend/host/host_preamble.hpp"
 #include "core/error.hpp"
+#include "kernel/analysis.hpp"
 
 namespace zyx::backend::host {
 
@@ -74,46 +72,14 @@ std::string literal(DType t, uint64_t bits) {
     return buf;
 }
 
-// Raw bits of the identity of a reduce (0, 1, lowest, highest) for dtype t.
-uint64_t identity_bits(Op op, DType t) {
-    bool is_max = op == Op::reduce_max;
-    if (op == Op::reduce_sum) return kernel::bits_from_int(t, 0);
-    if (op == Op::reduce_prod) return kernel::bits_from_int(t, 1);
-    if (dtype_is_float(t)) return kernel::bits_from_double(t, is_max ? -INFINITY : INFINITY);
-    if (t == DType::bool_) return is_max ? 0 : 1;
-    unsigned bits = unsigned(8 * dtype_size(t));
-    uint64_t all = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-    if (dtype_is_unsigned_int(t)) return is_max ? 0 : all;
-    uint64_t min_bits = uint64_t(1) << (bits - 1);
-    return is_max ? min_bits : min_bits - 1;
-}
-
 std::string fname(const char* base, DType t) { return std::string(base) + (t == DType::f64 ? "" : "f"); }
-
-// Common subexpressions: every node is rewired to the first identical node (same op, dtype,
-// operands, argument and constant), so duplicates are never needed and never emitted.
-Kernel merge_common_subexpressions(const Kernel& in) {
-    Kernel k = in;
-    std::map<std::tuple<int, int, int, int, int, uint32_t, uint64_t>, int> first;
-    std::vector<int> canon(k.nodes.size());
-    for (size_t i = 0; i < k.nodes.size(); ++i) {
-        Node& nd = k.nodes[i];
-        for (int s = 0; s < kernel::op_arity(nd.op); ++s) nd.src[s] = canon[size_t(nd.src[s])];
-        auto key = std::make_tuple(int(nd.op), int(nd.dtype), nd.src[0], nd.src[1], nd.src[2], nd.arg, nd.value);
-        auto it = first.find(key);
-        canon[i] = it == first.end() ? int(i) : it->second;
-        if (it == first.end()) first.emplace(key, int(i));
-    }
-    for (kernel::Output& o : k.outputs) o.node = canon[size_t(o.node)];
-    return k;
-}
 
 struct Codegen {
     const Kernel k;
     std::ostringstream& os;
     size_t G = 0, R = 0;
     std::vector<uint8_t> level;
-    std::vector<bool> needed;       // reachable from an output
+    std::vector<bool> needed;       // emitted for the outputs (kernel::needed_nodes, less what is hoisted)
     std::vector<bool> varies_last;  // depends on the last global axis
     MatmulPlan mm;
     int par_axis = -1;              // reduce axis split across threads (few outputs, big reduce)
@@ -132,10 +98,10 @@ struct Codegen {
     // the axes it depends on (hoist_axes[i], last axis innermost): blocks of the last axis with
     // the reduce loops outside and the last axis inside, which vectorises; the main loop reads
     // zh<i>. (A reduce invariant along the last axis is computed once per row instead.)
-    std::vector<uint64_t> varies_axis;    // node → bit d set when it depends on global axis d
+    std::vector<uint64_t> varies_axis;    // node → bit d set when it depends on global axis d (node_axes)
     std::vector<bool> hoisted;
 
-    Codegen(const Kernel& kk, std::ostringstream& o) : k(merge_common_subexpressions(kk)), os(o) {}
+    Codegen(const Kernel& kk, std::ostringstream& o) : k(kernel::merge_common_subexpressions(kk)), os(o) {}
 
     // (Built with += rather than "x" + to_string(): GCC 12 warns falsely on the latter.)
     std::string var(size_t axis) const {
@@ -157,10 +123,16 @@ struct Codegen {
             if (l.strides[d] != 0 && l.shape[d] != 1) s += " + " + vars[d] + " * " + std::to_string(l.strides[d]);
         return "(" + s + ")";
     }
+    // Names vars[d] only for axes of size > 1 (the index of a size-1 axis is 0, so its test is a
+    // constant), so a load names the variables of kernel::view_varying_axes and no others.
     static std::string layer_valid(const ViewLayer& l, const std::vector<std::string>& vars) {
         std::string s;
         if (!l.has_mask()) return s;
         for (size_t d = 0; d < l.shape.size(); ++d) {
+            if (l.shape[d] == 1) {
+                if (l.mask_begin[d] > 0 || l.mask_end[d] <= 0) s += std::string(s.empty() ? "" : " & ") + "false";
+                continue;
+            }
             if (l.mask_begin[d] > 0 || l.mask_begin[d] >= l.mask_end[d])
                 s += std::string(s.empty() ? "" : " & ") + "(" + vars[d] + " >= " + std::to_string(l.mask_begin[d]) + ")";
             if (l.mask_end[d] < l.shape[d] || l.mask_begin[d] >= l.mask_end[d])
@@ -517,7 +489,7 @@ struct Codegen {
     void emit_reduce(int i, const std::string& ind) {
         const Node& rd = k.nodes[size_t(i)];
         std::string T = acc_type(rd.op, rd.dtype), acc = "acc" + std::to_string(i);
-        std::string id = literal(rd.dtype, identity_bits(rd.op, rd.dtype));
+        std::string id = literal(rd.dtype, kernel::reduce_identity_bits(rd.op, rd.dtype));
         if (T != ctype(rd.dtype)) id = "(" + T + ")" + id;
         bool nan = dtype_is_float(rd.dtype) && (rd.op == Op::reduce_max || rd.op == Op::reduce_min);
         std::string combine_fn = rd.op == Op::reduce_max ? "zx_max" : "zx_min";
@@ -622,7 +594,7 @@ struct Codegen {
         blk = std::min<int64_t>({cols, (blk + 15) / 16 * 16, 512});
         int64_t nblk = (cols + blk - 1) / blk, tasks = outer * nblk;
         std::string T = acc_type(rd.op, rd.dtype), zh = "zh" + std::to_string(h);
-        std::string id = literal(rd.dtype, identity_bits(rd.op, rd.dtype));
+        std::string id = literal(rd.dtype, kernel::reduce_identity_bits(rd.op, rd.dtype));
         if (T != ctype(rd.dtype)) id = "(" + T + ")" + id;
         bool nan = dtype_is_float(rd.dtype) && (rd.op == Op::reduce_max || rd.op == Op::reduce_min);
         std::string qnan = T == "double" ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
@@ -733,35 +705,21 @@ struct Codegen {
         level = kernel::node_levels(k);
         mm = host_matmul_plan(k);
         size_t N = k.nodes.size();
-        needed.assign(N, false);
-        for (const kernel::Output& o : k.outputs) needed[size_t(o.node)] = true;
-        for (size_t i = N; i-- > 0;) {
-            if (!needed[i]) continue;
-            if (mm.use_blas && int(i) == mm.reduce_node) continue;  // BLAS computes it
-            for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s) needed[size_t(k.nodes[i].src[s])] = true;
-        }
-        // Which global axes each node depends on (a load: the axes its top layer walks or masks).
-        varies_axis.assign(N, 0);
-        uint64_t all_axes = G >= 64 ? ~uint64_t(0) : (uint64_t(1) << G) - 1;
-        for (size_t i = 0; i < N; ++i) {
-            const Node& nd = k.nodes[i];
-            uint64_t v = 0;
-            if (nd.op == Op::load) {
-                const ViewLayer& top = k.inputs[nd.arg].view.layers.back();
-                for (size_t d = 0; d < G && d < 64; ++d)
-                    if ((top.strides[d] != 0 && top.shape[d] != 1) ||
-                        (top.has_mask() && (top.mask_begin[d] > 0 || top.mask_end[d] < top.shape[d])))
-                        v |= uint64_t(1) << d;
-            } else if (nd.op == Op::index) {
-                if (nd.arg < G) v = nd.arg < 64 ? uint64_t(1) << nd.arg : all_axes;
-            } else {
-                for (int s = 0; s < kernel::op_arity(nd.op); ++s) v |= varies_axis[size_t(nd.src[s])];
-            }
-            if (mm.use_blas && int(i) == mm.reduce_node) v = all_axes;
-            varies_axis[i] = v;
+        // The nodes under a BLAS reduce are needed too: they are level 1 and only a reduce loop,
+        // which BLAS replaces, would emit them.
+        needed = kernel::needed_nodes(k);
+        // The global axes each node depends on. The BLAS product is read at every global index
+        // (zc[zflat], in the inner loop), and so is every node computed from it.
+        varies_axis = kernel::node_axes(k);
+        uint64_t global_axes = G >= 64 ? ~uint64_t(0) : (uint64_t(1) << G) - 1;
+        for (size_t i = 0; i < N; ++i) varies_axis[i] &= global_axes;
+        if (mm.use_blas) {
+            varies_axis[size_t(mm.reduce_node)] = global_axes;
+            for (size_t i = size_t(mm.reduce_node) + 1; i < N; ++i)
+                for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s) varies_axis[i] |= varies_axis[size_t(k.nodes[i].src[s])];
         }
         varies_last.assign(N, false);
-        for (size_t i = 0; i < N; ++i) varies_last[i] = G > 0 && (G > 64 || (varies_axis[i] >> (G - 1) & 1));
+        for (size_t i = 0; i < N; ++i) varies_last[i] = G > 0 && (varies_axis[i] >> (G - 1) & 1);
         int64_t gnum = k.global_numel(), rnum = k.reduce_numel();
         // Hoist the reduces that vary along the last axis and not along some other axis of size > 1.
         // Also hoist a column reduce (sum over axis 0 of a row-major matrix: its body reads
