@@ -1,4 +1,6 @@
-// Target "emulator": zyx's Tensix emulator (emulator/src/emu/device.hpp) in this process.
+// Target "emulator": zyx's Tensix emulator (emulator/src/emu/device.hpp) in this process. The
+// protocol and the emulator share one Tenstorrent vocabulary (core/tenstorrent_names.hpp), so
+// formats, kernel kinds and fidelities pass through unconverted.
 #include <unordered_map>
 
 #include "emu/device.hpp"
@@ -7,39 +9,6 @@
 namespace zyx::tt::runtime {
 
 namespace {
-
-emu::DataFormat to_emu(protocol::DataFormat f) {
-    switch (f) {
-        case protocol::DataFormat::Float32: return emu::DataFormat::Float32;
-        case protocol::DataFormat::Float16: return emu::DataFormat::Float16;
-        case protocol::DataFormat::Float16_b: return emu::DataFormat::Float16_b;
-        case protocol::DataFormat::Bfp8_b: return emu::DataFormat::Bfp8_b;
-        case protocol::DataFormat::Int32: return emu::DataFormat::Int32;
-        case protocol::DataFormat::UInt32: return emu::DataFormat::UInt32;
-        case protocol::DataFormat::UInt16: return emu::DataFormat::UInt16;
-        case protocol::DataFormat::UInt8: return emu::DataFormat::UInt8;
-    }
-    return emu::DataFormat::Invalid;
-}
-
-emu::KernelKind to_emu(protocol::KernelKind k) {
-    switch (k) {
-        case protocol::KernelKind::data_movement_0: return emu::KernelKind::DataMovement0;
-        case protocol::KernelKind::data_movement_1: return emu::KernelKind::DataMovement1;
-        case protocol::KernelKind::compute: return emu::KernelKind::Compute;
-    }
-    return emu::KernelKind::DataMovement0;
-}
-
-emu::MathFidelity to_emu(protocol::MathFidelity m) {
-    switch (m) {
-        case protocol::MathFidelity::LoFi: return emu::MathFidelity::LoFi;
-        case protocol::MathFidelity::HiFi2: return emu::MathFidelity::HiFi2;
-        case protocol::MathFidelity::HiFi3: return emu::MathFidelity::HiFi3;
-        case protocol::MathFidelity::HiFi4: return emu::MathFidelity::HiFi4;
-    }
-    return emu::MathFidelity::HiFi4;
-}
 
 // The emulator names programs by its own ids ("deadlock: every kernel of program 5 is
 // blocked"); with one instance per launch grid they differ from the protocol's ids. Rewrites
@@ -109,12 +78,12 @@ public:
         emu::CoreRangeSet cores = {emu::CoreRange{{0, 0}, {grid.cols - 1, grid.rows - 1}}};
         emu::ProgramSpec spec;
         for (const protocol::CircularBuffer& cb : p.cbs)
-            spec.cbs.push_back({cb.index, to_emu(cb.format), cb.page_bytes, cb.num_pages, cores});
+            spec.cbs.push_back({cb.index, cb.format, cb.page_bytes, cb.num_pages, cores});
         for (const protocol::Kernel& k : p.kernels) {
             emu::KernelSpec ks;
             ks.name = k.name;
             ks.source = k.source;
-            ks.kind = to_emu(k.kind);
+            ks.kind = k.kind;
             ks.cores = cores;
             ks.compile_args = k.compile_args;
             ks.defines = k.defines;
@@ -122,7 +91,7 @@ public:
             ks.compute.fp32_dest_acc_en = p.fp32_dest_acc;
             ks.compute.dst_full_sync_en = p.dst_full_sync;
             ks.compute.math_approx_mode = p.math_approx;
-            ks.compute.math_fidelity = to_emu(p.math_fidelity);
+            ks.compute.math_fidelity = p.math_fidelity;
             spec.kernels.push_back(std::move(ks));
         }
         for (uint32_t v : p.semaphores) spec.semaphores.push_back({cores, v});

@@ -28,28 +28,37 @@ namespace {
 namespace tm = ::tt::tt_metal;
 namespace td = ::tt::tt_metal::distributed;
 
-::tt::DataFormat to_metal(protocol::DataFormat f) {
+// The shared vocabulary (core/tenstorrent_names.hpp) has tt-metal's names and values; the
+// switch keeps the mapping explicit.
+::tt::DataFormat to_metal(DataFormat f) {
     switch (f) {
-        case protocol::DataFormat::Float32: return ::tt::DataFormat::Float32;
-        case protocol::DataFormat::Float16: return ::tt::DataFormat::Float16;
-        case protocol::DataFormat::Float16_b: return ::tt::DataFormat::Float16_b;
-        case protocol::DataFormat::Bfp8_b: return ::tt::DataFormat::Bfp8_b;
-        case protocol::DataFormat::Int32: return ::tt::DataFormat::Int32;
-        case protocol::DataFormat::UInt32: return ::tt::DataFormat::UInt32;
-        case protocol::DataFormat::UInt16: return ::tt::DataFormat::UInt16;
-        case protocol::DataFormat::UInt8: return ::tt::DataFormat::UInt8;
+        case DataFormat::Float32: return ::tt::DataFormat::Float32;
+        case DataFormat::Float16: return ::tt::DataFormat::Float16;
+        case DataFormat::Bfp8: return ::tt::DataFormat::Bfp8;
+        case DataFormat::Float16_b: return ::tt::DataFormat::Float16_b;
+        case DataFormat::Bfp8_b: return ::tt::DataFormat::Bfp8_b;
+        case DataFormat::Int32: return ::tt::DataFormat::Int32;
+        case DataFormat::UInt16: return ::tt::DataFormat::UInt16;
+        case DataFormat::UInt32: return ::tt::DataFormat::UInt32;
+        case DataFormat::UInt8: return ::tt::DataFormat::UInt8;
+        case DataFormat::Invalid: break;
     }
     return ::tt::DataFormat::Invalid;
 }
 
-MathFidelity to_metal(protocol::MathFidelity m) {
+// tt-metal's MathFidelity is a global enum in older releases and tt::tt_metal::MathFidelity in
+// newer ones; ComputeConfig::math_fidelity names it either way. (Unqualified, `MathFidelity`
+// here is zyx::tt::MathFidelity.) Same enumerators and values as the shared enum.
+using MetalMathFidelity = decltype(tm::ComputeConfig::math_fidelity);
+
+MetalMathFidelity to_metal(MathFidelity m) {
     switch (m) {
-        case protocol::MathFidelity::LoFi: return MathFidelity::LoFi;
-        case protocol::MathFidelity::HiFi2: return MathFidelity::HiFi2;
-        case protocol::MathFidelity::HiFi3: return MathFidelity::HiFi3;
-        case protocol::MathFidelity::HiFi4: return MathFidelity::HiFi4;
+        case MathFidelity::LoFi: return MetalMathFidelity::LoFi;
+        case MathFidelity::HiFi2: return MetalMathFidelity::HiFi2;
+        case MathFidelity::HiFi3: return MetalMathFidelity::HiFi3;
+        case MathFidelity::HiFi4: return MetalMathFidelity::HiFi4;
     }
-    return MathFidelity::HiFi4;
+    return MetalMathFidelity::HiFi4;
 }
 
 class MetalTarget final : public Target {

@@ -18,7 +18,7 @@ namespace detail {
 
 void throw_unsupported_format(const char* fn, DataFormat f) {
     throw Error(ErrorStatus::Unsupported,
-                std::string("Unsupported: tile::") + fn + ": data format " + data_format_name(f) + " (" +
+                std::string("Unsupported: tile::") + fn + ": data format " + std::string(data_format_name(f)) + " (" +
                     std::to_string(unsigned(f)) + ") is not implemented by the emulator's tile math");
 }
 

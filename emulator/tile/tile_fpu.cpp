@@ -287,6 +287,8 @@ void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, 
 
 void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst,
             bool dst_cleared) {
+    if (pool == PoolType::Min)
+        throw Error(ErrorStatus::Unsupported, "Unsupported: tile::reduce: PoolType::Min (the FPU reduce models Sum, Avg, Max)");
     if (pool != PoolType::Sum && pool != PoolType::Avg && pool != PoolType::Max)
         throw Error(ErrorStatus::InvalidArgument, "tile::reduce: unknown pool type " + std::to_string(unsigned(pool)));
     if (dim != ReduceDim::Row && dim != ReduceDim::Col && dim != ReduceDim::Scalar)
@@ -377,6 +379,28 @@ void transpose(const float* in, float* dst) {
     alignas(64) float tmp[kTileElems];
     transpose_into(in, tmp);  // via a copy: in and dst may be the same tile
     std::memcpy(dst, tmp, sizeof(tmp));
+}
+
+void transpose_dest(float* t, bool dest32, bool is_32bit) {
+    if (!dest32 && is_32bit)
+        throw Error(ErrorStatus::Unsupported,
+                    "Unsupported: transpose_wh_dest<is_32bit = true> on a 16-bit DST (fp32_dest_acc_en off) is not modelled");
+    alignas(64) float tmp[kTileElems];
+    transpose_into(t, tmp);
+    if (dest32 && is_32bit) {  // both 16-bit halves move, the zero flag is off: bit exact
+        std::memcpy(t, tmp, sizeof(tmp));
+        return;
+    }
+    // One 16-bit move per datum, with the zero flag: a half whose exponent field is 0 keeps only
+    // its sign. A 16-bit DST holds the whole datum in that half; a 32-bit DST moves its high half
+    // and leaves the low half in place.
+    for (uint32_t i = 0; i < kTileElems; ++i) {
+        uint32_t moved = detail::bits_of(tmp[i]);
+        if ((moved & 0x7f800000u) == 0) moved &= 0x80000000u;
+        if (dest32) moved = (moved & 0xffff0000u) | (detail::bits_of(t[i]) & 0x0000ffffu);
+        tmp[i] = detail::float_of(moved);
+    }
+    std::memcpy(t, tmp, sizeof(tmp));
 }
 
 }  // namespace zyx::emu::tile

@@ -15,7 +15,14 @@
 #include <cstdint>
 
 #include "core/dtype.hpp"
-#include "emu/device.hpp"  // DataFormat, MathFidelity
+#include "core/tenstorrent_names.hpp"
+
+namespace zyx::emu {
+// The shared tt::DataFormat and MathFidelity (core/tenstorrent_names.hpp), under the names the
+// emulator uses; emu/device.hpp declares the same aliases.
+using DataFormat = ::zyx::tt::DataFormat;
+using MathFidelity = ::zyx::tt::MathFidelity;
+}  // namespace zyx::emu
 
 namespace zyx::emu::tile {
 
@@ -75,7 +82,8 @@ void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* 
 // multiplier's phases do (docs/numerics.md §5). dst must not alias a or b.
 void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFidelity fidelity);
 
-enum class PoolType : uint8_t { Sum, Avg, Max };
+// Min exists for sfpu_reduce_col only: the FPU reduce throws Unsupported for it.
+enum class PoolType : uint8_t { Sum, Avg, Max, Min };
 enum class ReduceDim : uint8_t { Row, Col, Scalar };
 // Accumulating reduce as reduce_tile does, with the scaler tile's row 0 of each face applied:
 // Row: dst[r][0] += sum_c in[r][c] * scale (Max: max with previous dst) …; Col: dst[0][c];
@@ -92,6 +100,17 @@ void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, 
 // dst = inᵀ (transpose_wh_tile).
 void transpose(const float* in, float* dst);
 
+// transpose_wh_dest / transpose_dest: t = tᵀ in place, on a DST tile (MOVD2B / MOVB2D moves,
+// tt-llk's _llk_math_transpose_dest_; docs/numerics.md §5 "transpose in DST"). `dest32` is the
+// program's fp32_dest_acc_en, `is_32bit` the kernel's template argument:
+// - 16-bit DST, is_32bit false: the transpose, with datums whose exponent field is 0 (zeros and
+//   denormals) written as zeros of their sign (the move's zero flag).
+// - 32-bit DST, is_32bit true: the exact bitwise transpose (the low-16-bit pass runs too).
+// - 32-bit DST, is_32bit false: only the high 16 bits of every word move (flushed as above when
+//   their exponent field is 0); the low 16 bits stay where they were.
+// - 16-bit DST, is_32bit true: throws Error(Unsupported) (not modelled).
+void transpose_dest(float* t, bool dest32, bool is_32bit);
+
 // ---- SFPU (vector engine, DST → DST) ---------------------------------------------------------
 
 enum class SfpuUnary : uint8_t {
@@ -99,17 +118,44 @@ enum class SfpuUnary : uint8_t {
     LeakyRelu, Sigmoid, Tanh, Gelu, Silu, Square, Power, Sign, Signbit, Floor, Ceil, Trunc,
     Elu, Erf, Erfinv, IsInf, IsNan, LogicalNot, Heaviside, Softplus,
     PowerIterative,  // power_iterative_tile: x^n for an unsigned integer n (param is n, not f32 bits)
+    // comp.h, compare with zero: 1.0 where x OP 0, else 0.0 (gtz_tile, ltz_tile, …)
+    Gtz, Ltz, Gez, Lez, Eqz, Nez,
+    // comp.h, compare with the scalar param (f32 bits): 1.0 where x OP p (unary_eq_tile, …)
+    UnaryEq, UnaryNe, UnaryGt, UnaryLt, UnaryGe, UnaryLe,
+    Round,  // round_tile: round half to even at `param` decimals (param is an int32, not f32 bits)
 };
 // In-place on one DST tile. `param` is the op's argument as the kernel API passes it, as raw f32
 // bits: the exponent for Power, the threshold for ReluMax/ReluMin, the slope for LeakyRelu/Elu,
-// the value at x == 0 for Heaviside (PowerIterative alone takes a plain unsigned integer).
+// the value at x == 0 for Heaviside, the scalar of UnaryEq … UnaryLe (PowerIterative takes a
+// plain unsigned integer, Round the number of decimals as an int32).
 // `approx` selects the APPROX variants; the emulator computes them at full accuracy except Gelu
 // (tanh form). Every op's definition is in docs/numerics.md.
 void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx);
 
-enum class SfpuBinary : uint8_t { Add, Sub, Rsub, Mul, Div, Power, Max, Min, Eq, Ne, Lt, Gt, Le, Ge };
+enum class SfpuBinary : uint8_t {
+    Add, Sub, Rsub, Mul, Div, Power, Max, Min, Eq, Ne, Lt, Gt, Le, Ge,
+    Fmod,       // fmod_binary_tile: a − trunc(a/b)·b, the sign of a
+    Remainder,  // remainder_binary_tile: a − floor(a/b)·b, the sign of b
+};
 // out = a op b elementwise (out may alias a or b).
 void sfpu_binary(SfpuBinary op, const float* a, const float* b, float* out);
+
+// where_tile: out = (cond != 0) ? a : b elementwise, whole 32-bit words moved unchanged. The
+// condition is tested on its bits, as SFPSETCC does: any nonzero word (−0.0, a denormal, NaN)
+// selects a. out may alias any input.
+void where(const float* cond, const float* a, const float* b, float* out);
+
+// sfpu_reduce<pool, fmt, REDUCE_COL>: each column of the DST tile `t` reduced into row 0, in
+// place (an SFPU op: no SrcA/SrcB precision loss). How the 32-bit words are read: Float32 and
+// Float16_b as floats (Sum: exact sum rounded once to fp32; Avg: that sum × 1/32; Max / Min by
+// SFPSWAP's order −NaN < −inf < … < −0 < +0 < … < +inf < +NaN, so the result is one of the
+// column's words bit for bit), Int32 as two's complement and UInt32 / UInt16 as unsigned (Sum
+// wraps to the format's width; Avg = Sum / 32 rounded toward zero). Rows 1–3 are overwritten
+// with kSfpuReduceScratch (silicon leaves intermediate partial results there), rows 4–31 keep
+// their values. docs/numerics.md §6. Other pools or formats throw Error(Unsupported).
+void sfpu_reduce_col(PoolType pool, DataFormat fmt, float* t);
+// The word sfpu_reduce_col writes into rows 1–3: a quiet NaN as f32 (0xffff for UInt16).
+inline constexpr uint32_t kSfpuReduceScratch = 0x7fc0ffffu;
 
 // Every element set to v (fill_tile), or to the f32 with bits `bits` (fill_tile_bitcast,
 // fill_tile_int: integer DST data is stored bit for bit in the float slots).

@@ -35,19 +35,19 @@ inline KernelSpec dm0(std::string name, std::string src, CoreRangeSet cores, std
     KernelSpec k;
     k.name = std::move(name);
     k.source = std::move(src);
-    k.kind = KernelKind::DataMovement0;
+    k.kind = KernelKind::data_movement_0;
     k.cores = std::move(cores);
     k.compile_args = std::move(ct);
     return k;
 }
 inline KernelSpec dm1(std::string name, std::string src, CoreRangeSet cores, std::vector<uint32_t> ct = {}) {
     KernelSpec k = dm0(std::move(name), std::move(src), std::move(cores), std::move(ct));
-    k.kind = KernelKind::DataMovement1;
+    k.kind = KernelKind::data_movement_1;
     return k;
 }
 inline KernelSpec compute(std::string name, std::string src, CoreRangeSet cores, std::vector<uint32_t> ct = {}) {
     KernelSpec k = dm0(std::move(name), std::move(src), std::move(cores), std::move(ct));
-    k.kind = KernelKind::Compute;
+    k.kind = KernelKind::compute;
     return k;
 }
 inline CircularBufferSpec cb(uint32_t index, uint32_t pages, CoreRangeSet cores,

@@ -546,6 +546,27 @@ void kernel_main() {
                  {"capacity of 16 tiles (16-bit DST, full sync)"});
 }
 
+TEST(EmuChecksThreads, FullSyncFp32DstHoldsEightTiles) {
+    // tt-metal's DST: 16 tiles of 16-bit data in full sync, half of that with fp32_dest_acc_en.
+    Device dev(preset("wormhole-n150"));
+    auto k = compute("full32", R"(
+void kernel_main() {
+    tile_regs_acquire();
+    fill_tile_init();
+    for (uint32_t i = 0; i < 8; ++i) fill_tile(i, 1.0f);
+    fill_tile(8, 1.0f);
+    tile_regs_commit();
+})", one_core());
+    k.compute.dst_full_sync_en = true;
+    k.compute.fp32_dest_acc_en = true;
+    ProgramSpec s;
+    s.kernels = {k};
+    auto err = run(dev, dev.program_create(s));
+    ASSERT_TRUE(err);
+    expect_check(*err, ErrorStatus::KernelFault, {"full32", "(0,0)", "TRISC1 (MATH)", "DST index 8"},
+                 {"capacity of 8 tiles (fp32 DST, full sync)"});
+}
+
 TEST_F(Fixture, StackOverflowIsReported) {
     if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns SIGSEGV";
     auto e = fails({compute("deep", R"(

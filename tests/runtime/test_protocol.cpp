@@ -189,3 +189,81 @@ TEST(Protocol, ResponsesOutOfOrderOrNotResponsesAreProtocolErrors) {
         }
     }
 }
+
+// The shared Tenstorrent vocabulary (core/tenstorrent_names.hpp): tt-metal's values, the
+// protocol's wire names, and the protocol's own spellings of the types.
+TEST(TenstorrentNames, ValuesAreTtMetalsAndWireNamesRoundTrip) {
+    static_assert(std::is_same_v<DataFormat, zyx::tt::DataFormat> && std::is_same_v<KernelKind, zyx::tt::KernelKind> &&
+                  std::is_same_v<MathFidelity, zyx::tt::MathFidelity>);
+    EXPECT_EQ(int(DataFormat::Float32), 0);
+    EXPECT_EQ(int(DataFormat::Float16), 1);
+    EXPECT_EQ(int(DataFormat::Bfp8), 2);
+    EXPECT_EQ(int(DataFormat::Float16_b), 5);
+    EXPECT_EQ(int(DataFormat::Bfp8_b), 6);
+    EXPECT_EQ(int(DataFormat::Int32), 8);
+    EXPECT_EQ(int(DataFormat::UInt16), 9);
+    EXPECT_EQ(int(DataFormat::UInt32), 24);
+    EXPECT_EQ(int(DataFormat::UInt8), 30);
+    EXPECT_EQ(int(DataFormat::Invalid), 0xff);
+    EXPECT_EQ(int(MathFidelity::LoFi), 0);
+    EXPECT_EQ(int(MathFidelity::HiFi2), 2);
+    EXPECT_EQ(int(MathFidelity::HiFi3), 3);
+    EXPECT_EQ(int(MathFidelity::HiFi4), 4);
+
+    std::string wire;
+    for (DataFormat f : zyx::tt::kWireDataFormats) {
+        DataFormat back = DataFormat::Invalid;
+        EXPECT_TRUE(data_format_from_name(data_format_name(f), &back)) << data_format_name(f);
+        EXPECT_EQ(back, f);
+        if (!wire.empty()) wire += ',';
+        wire.append(data_format_name(f));
+    }
+    EXPECT_EQ(wire, "Float32,Float16,Float16_b,Bfp8_b,Int32,UInt32,UInt16,UInt8");  // docs/protocol.md, hello
+    DataFormat untouched = DataFormat::UInt8;
+    EXPECT_FALSE(data_format_from_name("Bfp8", &untouched));  // a tt-metal name, not a wire name
+    EXPECT_FALSE(data_format_from_name("Invalid", &untouched));
+    EXPECT_FALSE(data_format_from_name("float32", &untouched));
+    EXPECT_EQ(untouched, DataFormat::UInt8);
+    EXPECT_EQ(data_format_name(DataFormat::Bfp8), "Bfp8");
+    EXPECT_EQ(data_format_name(DataFormat(3)), "Invalid");
+
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::Float32), 4096u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::Int32), 4096u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::UInt32), 4096u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::Float16), 2048u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::Float16_b), 2048u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::UInt16), 2048u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::UInt8), 1024u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::Bfp8), 1088u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::Bfp8_b), 1088u);
+    EXPECT_EQ(zyx::tt::tile_size_bytes(DataFormat::Invalid), 0u);
+
+    const char* kinds[] = {"data_movement_0", "data_movement_1", "compute"};
+    for (int i = 0; i < 3; ++i) {
+        KernelKind k = KernelKind::compute;
+        EXPECT_TRUE(kernel_kind_from_name(kinds[i], &k));
+        EXPECT_EQ(int(k), i);
+        EXPECT_EQ(kernel_kind_name(k), kinds[i]);
+    }
+    const char* fidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
+    for (const char* name : fidelities) {
+        MathFidelity m = MathFidelity::LoFi;
+        EXPECT_TRUE(math_fidelity_from_name(name, &m));
+        EXPECT_EQ(math_fidelity_name(m), name);
+    }
+    MathFidelity m = MathFidelity::HiFi2;
+    EXPECT_FALSE(math_fidelity_from_name("HiFi1", &m));
+    EXPECT_EQ(m, MathFidelity::HiFi2);
+}
+
+TEST(TenstorrentNames, UnknownNamesListTheKnownOnesInWireOrder) {
+    const std::string head = "{\"cmd\":\"compile_program\",\"grid\":{\"rows\":1,\"cols\":1},";
+    const std::string kernel = "\"kernels\":[{\"name\":\"k\",\"kind\":\"compute\",\"source_bytes\":0}]";
+    expect_reject(head + "\"kernels\":[{\"name\":\"k\",\"kind\":\"dm0\",\"source_bytes\":0}]}", ErrorStatus::InvalidArgument,
+                  "unknown kind 'dm0' (known: data_movement_0, data_movement_1, compute)");
+    expect_reject(head + kernel + ",\"cbs\":[{\"index\":0,\"format\":\"Bfp8\",\"page_bytes\":1088,\"num_pages\":1}]}",
+                  ErrorStatus::InvalidArgument,
+                  "unknown data format 'Bfp8' (known: Float32, Float16, Float16_b, Bfp8_b, Int32, UInt32, UInt16, UInt8)");
+    expect_reject(head + kernel + ",\"math_fidelity\":\"HiFi1\"}", ErrorStatus::InvalidArgument,
+                  "unknown math_fidelity 'HiFi1' (known: LoFi, HiFi2, HiFi3, HiFi4)");
+}

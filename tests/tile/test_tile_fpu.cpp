@@ -333,3 +333,53 @@ TEST(TileTranspose, TransposesAndAllowsInPlace) {
     tile::transpose(out.v, out.v);
     for (int i = 0; i < 1024; ++i) ASSERT_EQ(out.v[i], float(i));
 }
+
+TEST(TileTranspose, InDstTransposeFollowsTheDstWidth) {
+    Tile in;
+    for (int i = 0; i < 1024; ++i) in.v[i] = from_bits(0x3f800000u + uint32_t(i) * 0x00010001u);  // both halves vary
+    in.v[5] = from_bits(0x00012345u);   // a denormal: its exponent field is 0
+    in.v[6] = from_bits(0x80001234u);   // a negative denormal
+    auto t_of = [](int i) { return (i % 32) * 32 + i / 32; };  // the element (c, r) moves to (r, c)
+
+    Tile t = in;  // 32-bit DST, is_32bit: the exact bitwise transpose, denormals kept
+    tile::transpose_dest(t.v, /*dest32=*/true, /*is_32bit=*/true);
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(bits(t.v[i]), bits(in.v[t_of(i)])) << i;
+
+    t = in;  // 32-bit DST without is_32bit: the high halves move, the low halves stay
+    tile::transpose_dest(t.v, true, false);
+    for (int i = 0; i < 1024; ++i) {
+        uint32_t hi = bits(in.v[t_of(i)]) & 0xffff0000u;
+        if ((hi & 0x7f800000u) == 0) hi &= 0x80000000u;
+        ASSERT_EQ(bits(t.v[i]), hi | (bits(in.v[i]) & 0xffffu)) << i;
+    }
+
+    Tile b;  // 16-bit DST: bf16 values transpose; zero-exponent datums become signed zeros
+    for (int i = 0; i < 1024; ++i) b.v[i] = from_bits(bits(in.v[i]) & 0xffff0000u);
+    b.v[7] = from_bits(0x80010000u);  // a negative bf16 denormal
+    t = b;
+    tile::transpose_dest(t.v, false, false);
+    for (int i = 0; i < 1024; ++i) {
+        uint32_t want = bits(b.v[t_of(i)]);
+        if ((want & 0x7f800000u) == 0) want &= 0x80000000u;
+        ASSERT_EQ(bits(t.v[i]), want) << i;
+    }
+    EXPECT_EQ(bits(t.v[t_of(7)]), 0x80000000u);
+
+    try {
+        tile::transpose_dest(t.v, false, true);
+        FAIL() << "expected an error";
+    } catch (const zyx::Error& e) {
+        EXPECT_EQ(e.status(), zyx::ErrorStatus::Unsupported);
+        EXPECT_NE(e.message().find("is_32bit"), std::string::npos) << e.message();
+    }
+}
+
+TEST(TileReduce, FpuMinIsUnsupported) {
+    Tile a, s, d;
+    try {
+        tile::reduce(tile::PoolType::Min, tile::ReduceDim::Row, a.v, s.v, d.v);
+        FAIL() << "expected an error";
+    } catch (const zyx::Error& e) {
+        EXPECT_EQ(e.status(), zyx::ErrorStatus::Unsupported);
+    }
+}

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <string>
@@ -79,6 +80,7 @@ struct UnaryCase {
     float param;             // passed as f32 bits (PowerIterative: as an integer)
     double rtol, atol;
     std::function<double(double x, double p)> ref;
+    bool raw = false;  // the op tests the unflushed word (comp.h's zero tests): denormals are not zero
 };
 
 const double R = 4e-7;  // ~3 ulp of fp32: libm float functions and one final rounding
@@ -120,6 +122,20 @@ std::vector<UnaryCase> unary_cases() {
         {SU::LogicalNot, "logical_not", 0, 0, 0, [](double x, double) { return x == 0 ? 1.0 : 0.0; }},
         {SU::Heaviside, "heaviside", 0.25f, 0, 0, [](double x, double p) { return std::isnan(x) ? x : x < 0 ? 0.0 : x > 0 ? 1.0 : p; }},
         {SU::Softplus, "softplus", 0, R, 1e-7, [](double x, double) { return x > 20 ? x : std::log1p(std::exp(x)); }},
+        {SU::Gtz, "gtz", 0, 0, 0, [](double x, double) { return x > 0 ? 1.0 : 0.0; }, true},
+        {SU::Ltz, "ltz", 0, 0, 0, [](double x, double) { return x < 0 ? 1.0 : 0.0; }, true},
+        {SU::Gez, "gez", 0, 0, 0, [](double x, double) { return x >= 0 ? 1.0 : 0.0; }, true},
+        {SU::Lez, "lez", 0, 0, 0, [](double x, double) { return x <= 0 ? 1.0 : 0.0; }, true},
+        {SU::Eqz, "eqz", 0, 0, 0, [](double x, double) { return x == 0 ? 1.0 : 0.0; }, true},
+        {SU::Nez, "nez", 0, 0, 0, [](double x, double) { return x != 0 ? 1.0 : 0.0; }, true},
+        {SU::UnaryEq, "unary_eq", 0.5f, 0, 0, [](double x, double p) { return x == p ? 1.0 : 0.0; }},
+        {SU::UnaryNe, "unary_ne", 0.5f, 0, 0, [](double x, double p) { return x != p ? 1.0 : 0.0; }},
+        {SU::UnaryGt, "unary_gt", 0.5f, 0, 0, [](double x, double p) { return x > p ? 1.0 : 0.0; }},
+        {SU::UnaryLt, "unary_lt", 0.5f, 0, 0, [](double x, double p) { return x < p ? 1.0 : 0.0; }},
+        {SU::UnaryGe, "unary_ge", 0.5f, 0, 0, [](double x, double p) { return x >= p ? 1.0 : 0.0; }},
+        {SU::UnaryLe, "unary_le", 0.5f, 0, 0, [](double x, double p) { return x <= p ? 1.0 : 0.0; }},
+        // round_tile at 0 decimals: half to even (the param is the number of decimals, here 0)
+        {SU::Round, "round", 0, 0, 0, [](double x, double) { return std::nearbyint(x); }},
     };
 }
 
@@ -128,14 +144,14 @@ std::vector<UnaryCase> unary_cases() {
 TEST(TileSfpuUnary, EveryOpMatchesItsDefinition) {
     const Tile in = input_tile();
     std::vector<UnaryCase> cases = unary_cases();
-    // Every SfpuUnary value is covered (PowerIterative is the last enumerator).
-    EXPECT_EQ(cases.size(), size_t(SU::PowerIterative) + 1);
+    // Every SfpuUnary value is covered (Round is the last enumerator).
+    EXPECT_EQ(cases.size(), size_t(SU::Round) + 1);
     for (const UnaryCase& k : cases) {
         Tile t = in;
-        uint32_t param = k.op == SU::PowerIterative ? 3u : bits(k.param);
+        uint32_t param = k.op == SU::PowerIterative ? 3u : k.op == SU::Round ? 0u : bits(k.param);
         tile::sfpu_unary(k.op, t.v, param, /*approx=*/false);
         for (int i = 0; i < 1024; ++i) {
-            double x = flushed(in.v[i]);
+            double x = k.raw ? double(in.v[i]) : flushed(in.v[i]);
             ASSERT_TRUE(close(t.v[i], k.ref(x, double(k.param)), k.rtol, k.atol))
                 << k.name << "(" << in.v[i] << ") at element " << i;
         }
@@ -238,8 +254,16 @@ TEST(TileSfpuBinary, EveryOpOnEdgePairs) {
         {SB::Gt, "gt", 0, [](double x, double y) { return x > y ? 1.0 : 0.0; }},
         {SB::Le, "le", 0, [](double x, double y) { return x <= y ? 1.0 : 0.0; }},
         {SB::Ge, "ge", 0, [](double x, double y) { return x >= y ? 1.0 : 0.0; }},
+        // fmod is exact; a zero result is +0. remainder takes the sign of y (one rounding).
+        {SB::Fmod, "fmod", 0, [](double x, double y) { double r = std::fmod(x, y); return r == 0 ? 0.0 : r; }},
+        {SB::Remainder, "remainder", U,
+         [](double x, double y) {
+             double r = std::fmod(x, y);
+             if (r == 0) return 0.0;
+             return std::signbit(r) != std::signbit(y) ? r + y : r;
+         }},
     };
-    EXPECT_EQ(cases.size(), size_t(SB::Ge) + 1);
+    EXPECT_EQ(cases.size(), size_t(SB::Remainder) + 1);
     for (const BinCase& k : cases) {
         Tile out;
         tile::sfpu_binary(k.op, a.v, b.v, out.v);
@@ -266,4 +290,232 @@ TEST(TileSfpuBinary, OutputMayAliasAnInput) {
 TEST(TileSfpuBinary, UnknownOpIsUnsupported) {
     Tile a, b, o;
     EXPECT_THROW(tile::sfpu_binary(SB(99), a.v, b.v, o.v), zyx::Error);
+}
+
+TEST(TileSfpuBinary, FmodAndRemainderSigns) {
+    // PyTorch's fmod / remainder on the four sign combinations, and zero results are +0.
+    Tile a, b, f, r;
+    const float xs[] = {7.5f, -7.5f, 7.5f, -7.5f, -4.0f, 4.0f, 3.0f, 1.0f};
+    const float ys[] = {2.0f, 2.0f, -2.0f, -2.0f, 2.0f, -2.0f, 0.0f, kInf};
+    for (int i = 0; i < 8; ++i) a.v[i] = xs[i], b.v[i] = ys[i];
+    tile::sfpu_binary(SB::Fmod, a.v, b.v, f.v);
+    tile::sfpu_binary(SB::Remainder, a.v, b.v, r.v);
+    const float fmod_want[] = {1.5f, -1.5f, 1.5f, -1.5f, 0.0f, 0.0f};
+    const float rem_want[] = {1.5f, 0.5f, -0.5f, -1.5f, 0.0f, 0.0f};
+    for (int i = 0; i < 6; ++i) {
+        EXPECT_EQ(bits(f.v[i]), bits(fmod_want[i])) << "fmod(" << xs[i] << ", " << ys[i] << ") = " << f.v[i];
+        EXPECT_EQ(bits(r.v[i]), bits(rem_want[i])) << "remainder(" << xs[i] << ", " << ys[i] << ") = " << r.v[i];
+    }
+    EXPECT_TRUE(std::isnan(f.v[6]));  // division by zero
+    EXPECT_TRUE(std::isnan(r.v[6]));
+    EXPECT_EQ(f.v[7], 1.0f);
+    EXPECT_EQ(r.v[7], 1.0f);
+}
+
+// ---- comp.h, round_tile ---------------------------------------------------------------------------
+
+TEST(TileSfpuCompare, ZeroTestsSeeTheRawWordAndNaNIsFalseExceptNez) {
+    const float in[] = {0.0f, -0.0f, 1e-40f, -1e-40f, std::numeric_limits<float>::quiet_NaN(), -kInf, 2.0f, -2.0f};
+    // gtz ltz gez lez eqz nez for each input
+    const float want[][6] = {{0, 0, 1, 1, 1, 0}, {0, 0, 1, 1, 1, 0}, {1, 0, 1, 0, 0, 1}, {0, 1, 0, 1, 0, 1},
+                             {0, 0, 0, 0, 0, 1}, {0, 1, 0, 1, 0, 1}, {1, 0, 1, 0, 0, 1}, {0, 1, 0, 1, 0, 1}};
+    const SU ops[] = {SU::Gtz, SU::Ltz, SU::Gez, SU::Lez, SU::Eqz, SU::Nez};
+    for (int k = 0; k < 6; ++k) {
+        Tile t;
+        for (int i = 0; i < 8; ++i) t.v[i] = in[i];
+        tile::sfpu_unary(ops[k], t.v, 0, false);
+        for (int i = 0; i < 8; ++i) EXPECT_EQ(t.v[i], want[i][k]) << "op " << k << " on " << in[i];
+    }
+}
+
+TEST(TileSfpuCompare, ScalarComparisonsReadDenormalsAsZero) {
+    Tile t;
+    tile::fill(t.v, 1e-40f);
+    tile::sfpu_unary(SU::UnaryEq, t.v, bits(0.0f), false);
+    EXPECT_EQ(t.v[0], 1.0f);
+    tile::fill(t.v, std::numeric_limits<float>::quiet_NaN());
+    tile::sfpu_unary(SU::UnaryNe, t.v, bits(1.0f), false);
+    EXPECT_EQ(t.v[0], 1.0f);
+    tile::fill(t.v, std::numeric_limits<float>::quiet_NaN());
+    tile::sfpu_unary(SU::UnaryGe, t.v, bits(1.0f), false);
+    EXPECT_EQ(t.v[0], 0.0f);
+}
+
+TEST(TileSfpuRound, HalfToEvenAtDecimals) {
+    struct Case { float x; int32_t d; float want; };
+    const Case cases[] = {
+        {2.5f, 0, 2.0f},   {3.5f, 0, 4.0f},     {-2.5f, 0, -2.0f},     {0.4f, 0, 0.0f},
+        {1.25f, 1, 1.2f},  {1.35f, 1, 1.4f},    {1234.5f, -1, 1230.0f}, {1250.0f, -2, 1200.0f},
+        {0x1p24f + 2.0f, 0, 0x1p24f + 2.0f},    {kInf, 2, kInf},       {1.0f, 39, std::numeric_limits<float>::quiet_NaN()},
+    };
+    for (const Case& c : cases) {
+        Tile t;
+        tile::fill(t.v, c.x);
+        tile::sfpu_unary(SU::Round, t.v, uint32_t(c.d), false);
+        // The reference is the fp32 formula: 10^-d · round_half_even(x · 10^d).
+        float coeff = std::strtof(("1e" + std::to_string(c.d)).c_str(), nullptr);
+        float inverse = std::strtof(("1e" + std::to_string(-c.d)).c_str(), nullptr);
+        float v = c.x * coeff;
+        if (std::fabs(v) <= 0x1p23f) v = std::nearbyint(v);
+        float ref = c.d > 38 ? std::numeric_limits<float>::quiet_NaN() : inverse * v;  // inf · 0
+        if (std::isnan(c.want)) {
+            EXPECT_TRUE(std::isnan(t.v[0])) << c.x << " at " << c.d;
+            continue;
+        }
+        EXPECT_EQ(t.v[0], ref) << c.x << " at " << c.d;
+        if (!std::isinf(c.want)) {
+            EXPECT_NEAR(t.v[0], c.want, std::fabs(c.want) * 1e-6) << c.x << " at " << c.d;
+        }
+    }
+}
+
+// ---- where --------------------------------------------------------------------------------------
+
+TEST(TileWhere, TheConditionIsTestedOnItsBits) {
+    Tile c, a, b, o;
+    const float conds[] = {0.0f, -0.0f, 1e-40f, std::numeric_limits<float>::quiet_NaN(), 1.0f, -3.0f};
+    for (int i = 0; i < 1024; ++i) {
+        c.v[i] = i < 6 ? conds[i] : float(i % 2);
+        a.v[i] = from_bits(0x3f800001u + uint32_t(i));  // full fp32 mantissas: moved, not rounded
+        b.v[i] = -float(i);
+    }
+    tile::where(c.v, a.v, b.v, o.v);
+    for (int i = 0; i < 1024; ++i) {
+        bool take_a = bits(c.v[i]) != 0;
+        ASSERT_EQ(bits(o.v[i]), bits(take_a ? a.v[i] : b.v[i])) << i;
+    }
+    EXPECT_EQ(o.v[0], b.v[0]);  // +0 → false
+    EXPECT_EQ(bits(o.v[1]), bits(a.v[1]));  // −0 is a nonzero word → true
+    Tile alias = c;
+    tile::where(alias.v, a.v, b.v, alias.v);  // output over the condition
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(bits(alias.v[i]), bits(o.v[i])) << i;
+}
+
+// ---- sfpu_reduce ----------------------------------------------------------------------------------
+
+namespace {
+
+// Checks rows 1–3 hold the scratch word and rows 4–31 are the input's.
+void expect_reduce_footprint(const Tile& in, const Tile& out, uint32_t scratch, const char* what) {
+    for (int r = 1; r < 32; ++r)
+        for (int c = 0; c < 32; ++c) {
+            uint32_t want = r < 4 ? scratch : bits(in.at(r, c));
+            ASSERT_EQ(bits(out.at(r, c)), want) << what << " row " << r << " col " << c;
+        }
+}
+
+}  // namespace
+
+TEST(TileSfpuReduce, FloatSumIsExactAndAvgDividesBy32) {
+    std::mt19937 rng(7);
+    Tile in = tile_test::random_bf16_tile(rng);
+    // Column 0: 1 + 31·2^-24 sums to 1 + 2^-19 exactly rounded; fp32 adds in row order give 1.
+    in.at(0, 0) = 1.0f;
+    for (int r = 1; r < 32; ++r) in.at(r, 0) = 0x1p-24f;
+    // Column 1: full fp32 mantissas (no TF32 truncation): 32 · (1 + 2^-23).
+    for (int r = 0; r < 32; ++r) in.at(r, 1) = 1.0f + 0x1p-23f;
+    for (zyx::emu::DataFormat fmt : {zyx::emu::DataFormat::Float32, zyx::emu::DataFormat::Float16_b})
+        for (tile::PoolType pool : {tile::PoolType::Sum, tile::PoolType::Avg}) {
+            Tile t = in;
+            tile::sfpu_reduce_col(pool, fmt, t.v);
+            for (int c = 0; c < 32; ++c) {
+                long double s = 0;
+                for (int r = 0; r < 32; ++r) s += in.at(r, c);
+                float want = float(s);
+                if (pool == tile::PoolType::Avg) want *= 0.03125f;
+                ASSERT_EQ(t.at(0, c), want) << "column " << c;
+            }
+            expect_reduce_footprint(in, t, tile::kSfpuReduceScratch, "float sum/avg");
+        }
+    Tile t = in;
+    tile::sfpu_reduce_col(tile::PoolType::Sum, zyx::emu::DataFormat::Float32, t.v);
+    EXPECT_EQ(t.at(0, 0), 1.0f + 0x1p-19f);
+    EXPECT_EQ(t.at(0, 1), 32.0f * (1.0f + 0x1p-23f));
+}
+
+TEST(TileSfpuReduce, FloatMaxMinFollowSfpswapOrder) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    Tile in;
+    for (int r = 0; r < 32; ++r)
+        for (int c = 0; c < 32; ++c) in.at(r, c) = float((r * 7 + c * 3) % 19) - 9.0f;
+    for (int r = 0; r < 32; ++r) in.at(r, 0) = -0.0f;  // column 0: −0 everywhere, +0 once
+    in.at(5, 0) = 0.0f;
+    in.at(3, 1) = nan;  // +NaN sorts above +inf
+    in.at(4, 2) = -nan;  // −NaN sorts below −inf
+    in.at(6, 3) = -std::numeric_limits<float>::infinity();
+    Tile mx = in, mn = in;
+    tile::sfpu_reduce_col(tile::PoolType::Max, zyx::emu::DataFormat::Float32, mx.v);
+    tile::sfpu_reduce_col(tile::PoolType::Min, zyx::emu::DataFormat::Float32, mn.v);
+    EXPECT_EQ(bits(mx.at(0, 0)), bits(0.0f));
+    EXPECT_EQ(bits(mn.at(0, 0)), bits(-0.0f));
+    EXPECT_EQ(bits(mx.at(0, 1)), bits(nan));
+    EXPECT_EQ(bits(mn.at(0, 2)), bits(-nan));
+    EXPECT_EQ(mx.at(0, 2), 9.0f);
+    EXPECT_EQ(mn.at(0, 3), -std::numeric_limits<float>::infinity());
+    for (int c = 4; c < 32; ++c) {
+        float hi = -INFINITY, lo = INFINITY;
+        for (int r = 0; r < 32; ++r) hi = std::max(hi, in.at(r, c)), lo = std::min(lo, in.at(r, c));
+        EXPECT_EQ(mx.at(0, c), hi) << c;
+        EXPECT_EQ(mn.at(0, c), lo) << c;
+    }
+    expect_reduce_footprint(in, mx, tile::kSfpuReduceScratch, "max");
+    expect_reduce_footprint(in, mn, tile::kSfpuReduceScratch, "min");
+}
+
+TEST(TileSfpuReduce, IntegerFormats) {
+    std::mt19937 rng(11);
+    using DF = zyx::emu::DataFormat;
+    for (DF fmt : {DF::Int32, DF::UInt32, DF::UInt16})
+        for (tile::PoolType pool : {tile::PoolType::Sum, tile::PoolType::Avg, tile::PoolType::Max, tile::PoolType::Min}) {
+            Tile in;
+            std::uniform_int_distribution<uint32_t> any(0, fmt == DF::UInt16 ? 0xffffu : 0xffffffffu);
+            for (float& x : in.v) x = from_bits(any(rng));
+            if (fmt == DF::Int32) {  // column 0 sums to −33: the average rounds toward zero (−1)
+                for (int r = 0; r < 32; ++r) in.at(r, 0) = from_bits(uint32_t(r == 0 ? -33 : 0));
+            }
+            Tile t = in;
+            tile::sfpu_reduce_col(pool, fmt, t.v);
+            for (int c = 0; c < 32; ++c) {
+                uint32_t want = 0;
+                if (pool == tile::PoolType::Sum || pool == tile::PoolType::Avg) {
+                    uint64_t s = 0;
+                    int64_t si = 0;
+                    for (int r = 0; r < 32; ++r) s += bits(in.at(r, c)), si += int32_t(bits(in.at(r, c)));
+                    if (fmt == DF::Int32) {
+                        int32_t w = int32_t(uint32_t(s));  // wrapped
+                        want = uint32_t(pool == tile::PoolType::Avg ? w / 32 : w);
+                    } else {
+                        uint32_t w = uint32_t(s);
+                        if (pool == tile::PoolType::Avg) w >>= 5;
+                        want = fmt == DF::UInt16 ? (w & 0xffffu) : w;
+                    }
+                } else {
+                    want = bits(in.at(0, c));
+                    for (int r = 1; r < 32; ++r) {
+                        uint32_t v = bits(in.at(r, c));
+                        bool better = fmt == DF::Int32 ? (pool == tile::PoolType::Max ? int32_t(v) > int32_t(want)
+                                                                                        : int32_t(v) < int32_t(want))
+                                                       : (pool == tile::PoolType::Max ? v > want : v < want);
+                        if (better) want = v;
+                    }
+                }
+                ASSERT_EQ(bits(t.at(0, c)), want) << zyx::tt::data_format_name(fmt) << " pool " << int(pool) << " column " << c;
+            }
+            expect_reduce_footprint(in, t, fmt == DF::UInt16 ? 0xffffu : tile::kSfpuReduceScratch, "integer");
+        }
+    Tile t;
+    for (int r = 0; r < 32; ++r) t.at(r, 0) = from_bits(uint32_t(r == 0 ? -33 : 0));
+    tile::sfpu_reduce_col(tile::PoolType::Avg, DF::Int32, t.v);
+    EXPECT_EQ(int32_t(bits(t.at(0, 0))), -1);
+}
+
+TEST(TileSfpuReduce, OtherFormatsAreUnsupported) {
+    Tile t;
+    try {
+        tile::sfpu_reduce_col(tile::PoolType::Sum, zyx::emu::DataFormat::Bfp8_b, t.v);
+        FAIL() << "expected an error";
+    } catch (const zyx::Error& e) {
+        EXPECT_EQ(e.status(), zyx::ErrorStatus::Unsupported);
+        EXPECT_NE(e.message().find("Bfp8_b"), std::string::npos) << e.message();
+    }
 }

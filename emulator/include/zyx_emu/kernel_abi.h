@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 1
+#define ZYX_EMU_ABI_VERSION 2
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -114,6 +114,12 @@ struct zyx_emu_api {
     void (*pack_tile)(uint32_t idst, uint32_t cb, uint32_t out_index, bool out_of_order);
     void (*pack_reconfig)(uint32_t cb);
     void (*reconfig_unpack)(uint32_t cb_a, uint32_t cb_b);
+    // where_tile<fmt>: DST[odst] = DST[idst0] != 0 ? DST[idst1] : DST[idst2]; fmt a tt::DataFormat code
+    void (*sfpu_where)(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t fmt);
+    // sfpu_reduce<pool, fmt, dim>: pool = PoolType (SUM 0, AVG 1, MAX 2, MIN 3), dim = ReduceDim
+    void (*sfpu_reduce)(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt);
+    // transpose_wh_dest<is_32bit> / transpose_dest<is_32bit>: DST[idst] transposed in place
+    void (*transpose_dest)(uint32_t idst, bool is_32bit);
 };
 
 // The table pointer every kernel .so carries (set once by zyx_emu_kernel_bind, read-only after).

@@ -8,7 +8,7 @@
 //   dev.buffer_write(a, host.data(), host.size() * 2);
 //   zyx::emu::ProgramSpec spec;
 //   spec.cbs.push_back({.index = 0, .format = DataFormat::Float16_b, .page_bytes = 2048, .num_pages = 2, .cores = all});
-//   spec.kernels.push_back({.name = "reader", .source = reader_src, .kind = KernelKind::DataMovement0, .cores = all,
+//   spec.kernels.push_back({.name = "reader", .source = reader_src, .kind = KernelKind::data_movement_0, .cores = all,
 //                           .compile_args = {…}});
 //   …
 //   auto prog = dev.program_create(spec);                       // compiles every kernel (cached)
@@ -34,25 +34,19 @@
 #include <string>
 #include <vector>
 
+#include "core/tenstorrent_names.hpp"
+
 namespace zyx::emu {
 
-// tt::DataFormat codes (tt_metal/hw/inc/.../tt_backend_api_types.hpp). Only the formats the
-// emulator implements are listed; the numeric values match tt-metal's.
-enum class DataFormat : uint8_t {
-    Float32 = 0,
-    Float16 = 1,
-    Bfp8 = 2,
-    Float16_b = 5,
-    Bfp8_b = 6,
-    Int32 = 8,
-    UInt16 = 9,
-    UInt32 = 24,
-    UInt8 = 30,
-    Invalid = 0xff,
-};
-// Bytes of one 32×32 tile in `f` (Float16_b → 2048, Float32 → 4096, Bfp8_b → 1088 …).
-uint32_t tile_size_bytes(DataFormat f);
-const char* data_format_name(DataFormat f);
+// The shared Tenstorrent vocabulary (core/tenstorrent_names.hpp) under the emulator's names:
+// tt::DataFormat codes with tt-metal's values, KernelKind, MathFidelity, and the format facts
+// tile_size_bytes (bytes of one 32×32 tile: Float16_b 2048, Float32 4096, Bfp8_b 1088 …) and
+// data_format_name.
+using DataFormat = ::zyx::tt::DataFormat;
+using KernelKind = ::zyx::tt::KernelKind;
+using MathFidelity = ::zyx::tt::MathFidelity;
+using ::zyx::tt::data_format_name;
+using ::zyx::tt::tile_size_bytes;
 
 enum class Arch : uint8_t { Wormhole, Blackhole };
 
@@ -95,13 +89,6 @@ struct CircularBufferSpec {
     CoreRangeSet cores;
 };
 
-// Which processors run a kernel. DataMovement0 = BRISC (RISCV_0, NOC0 by default),
-// DataMovement1 = NCRISC (RISCV_1, NOC1 by default), Compute = TRISC0/1/2 (the same source run
-// as UNPACK, MATH and PACK).
-enum class KernelKind : uint8_t { DataMovement0, DataMovement1, Compute };
-
-enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
-
 struct ComputeConfig {
     bool fp32_dest_acc_en = false;
     bool dst_full_sync_en = false;
@@ -112,12 +99,12 @@ struct ComputeConfig {
 struct KernelSpec {
     std::string name;           // shown in every error that concerns this kernel
     std::string source;         // the kernel's C++ text (as CreateKernelFromString takes it)
-    KernelKind kind = KernelKind::DataMovement0;
+    KernelKind kind = KernelKind::data_movement_0;  // which processors (core/tenstorrent_names.hpp)
     CoreRangeSet cores;
     std::vector<uint32_t> compile_args;          // → get_compile_time_arg_val(i)
     std::map<std::string, std::string> defines;  // → -D name=value
-    std::optional<uint8_t> noc;                  // default: 0 for DataMovement0, 1 for DataMovement1
-    ComputeConfig compute;                       // Compute kernels only
+    std::optional<uint8_t> noc;                  // default: 0 for data_movement_0, 1 for data_movement_1
+    ComputeConfig compute;                       // compute kernels only
 };
 
 struct SemaphoreSpec {

@@ -11,10 +11,14 @@ namespace {
 
 Fiber& cur() { return *current_fiber(); }
 
-static_assert(uint32_t(tile::SfpuUnary::PowerIterative) == 34, "kernel API SFPU op codes out of step with tile_math.hpp");
-static_assert(uint32_t(tile::SfpuBinary::Ge) == 13, "kernel API SFPU op codes out of step with tile_math.hpp");
+static_assert(uint32_t(tile::SfpuUnary::PowerIterative) == 34 && uint32_t(tile::SfpuUnary::Round) == 47,
+              "kernel API SFPU op codes out of step with tile_math.hpp");
+static_assert(uint32_t(tile::SfpuBinary::Ge) == 13 && uint32_t(tile::SfpuBinary::Remainder) == 15,
+              "kernel API SFPU op codes out of step with tile_math.hpp");
 static_assert(uint32_t(tile::EltwiseOp::Mul) == 2 && uint32_t(tile::Broadcast::Scalar) == 3, "FPU op codes");
-static_assert(uint32_t(tile::PoolType::Max) == 2 && uint32_t(tile::ReduceDim::Scalar) == 2, "reduce op codes");
+static_assert(uint32_t(tile::PoolType::Max) == 2 && uint32_t(tile::PoolType::Min) == 3 &&
+                  uint32_t(tile::ReduceDim::Col) == 1 && uint32_t(tile::ReduceDim::Scalar) == 2,
+              "reduce op codes (tt-metal's PoolType and ReduceDim values)");
 
 const char* fpu_name(uint32_t op) {
     static const char* n[] = {"copy_tile", "add/sub/mul_tiles", "matmul_tiles", "reduce_tile", "transpose_wh_tile"};
@@ -65,9 +69,10 @@ bool is_float_format(DataFormat f) {
            f == DataFormat::Bfp8;
 }
 
-// Rounding of an SFPU result stored into a 16-bit DST: truncation (native SFPSTORE).
-void sfpu_store(Fiber& f, float* t) {
-    if (dest16(f)) tile::dest16_round(DataFormat::Float16_b, t, Rounding::TowardZero);
+// Rounding of an SFPU result stored into a 16-bit DST: truncation (native SFPSTORE), or the
+// rounding an op does itself before its store.
+void sfpu_store(Fiber& f, float* t, Rounding r = Rounding::TowardZero) {
+    if (dest16(f)) tile::dest16_round(DataFormat::Float16_b, t, r);
 }
 
 }  // namespace
@@ -143,7 +148,7 @@ void fpu_init(uint32_t op, uint32_t, uint32_t, int32_t cb_out, uint32_t flags, b
         kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + ", tile " + std::to_string(t) +
                      "): the tile is outside the " + std::to_string(cb.waited) + " pages waited for with cb_wait_front");
     kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + "): page of " + std::to_string(cb.page_bytes) +
-                 " B is smaller than a " + data_format_name(cb.format) + " tile");
+                 " B is smaller than a " + std::string(data_format_name(cb.format)) + " tile");
 }
 
 // UNPACK reads tile `t` counted from the front of the waited window of cb `cb_id`.
@@ -225,7 +230,7 @@ void sfpu_init(uint32_t) {}
 void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuUnary::PowerIterative)) kernel_fault("unknown SFPU op " + std::to_string(op));
+    if (op > uint32_t(tile::SfpuUnary::Round)) kernel_fault("unknown SFPU op " + std::to_string(op));
     float* t = math_dst(f, idst, "SFPU unary op");
     tile::sfpu_unary(tile::SfpuUnary(op), t, param, f.core->compute.math_approx_mode);
     sfpu_store(f, t);
@@ -234,12 +239,41 @@ void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
 void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuBinary::Ge)) kernel_fault("unknown SFPU binary op " + std::to_string(op));
+    if (op > uint32_t(tile::SfpuBinary::Remainder)) kernel_fault("unknown SFPU binary op " + std::to_string(op));
     float* ta = math_dst(f, a, "SFPU binary op");
     float* tb = math_dst(f, b, "SFPU binary op");
     float* to = math_dst(f, out, "SFPU binary op");
     tile::sfpu_binary(tile::SfpuBinary(op), ta, tb, to);
-    sfpu_store(f, to);
+    // fmod and remainder round their result to bf16 (nearest) before the store.
+    const bool nearest = op == uint32_t(tile::SfpuBinary::Fmod) || op == uint32_t(tile::SfpuBinary::Remainder);
+    sfpu_store(f, to, nearest ? Rounding::NearestEven : Rounding::TowardZero);
+}
+
+// A pure select: whole DST words move, nothing to round.
+void sfpu_where(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    float* c = math_dst(f, idst0, "where_tile");
+    float* a = math_dst(f, idst1, "where_tile");
+    float* b = math_dst(f, idst2, "where_tile");
+    tile::where(c, a, b, math_dst(f, odst, "where_tile"));
+}
+
+void sfpu_reduce(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    if (dim != uint32_t(tile::ReduceDim::Col))  // the header's static_assert stops other dims first
+        kernel_fault("Unsupported: sfpu_reduce with a reduce_dim other than REDUCE_COL");
+    float* t = math_dst(f, idst, "sfpu_reduce");
+    const DataFormat df = DataFormat(fmt);
+    tile::sfpu_reduce_col(tile::PoolType(pool), df, t);
+    if (df == DataFormat::Float32 || df == DataFormat::Float16_b) sfpu_store(f, t);  // integer words stay as they are
+}
+
+void transpose_dest(uint32_t idst, bool is_32bit) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    tile::transpose_dest(math_dst(f, idst, "transpose_wh_dest"), !dest16(f), is_32bit);
 }
 
 void sfpu_fill(uint32_t idst, uint32_t bits, bool is_float) {
@@ -279,7 +313,7 @@ std::string pack_call(uint32_t idst, uint32_t cb_id) {
         kernel_fault(pack_call(idst, cb_id) + ": writes page " + std::to_string(k) + " of the CB but only " +
                      std::to_string(cb.reserved) + " pages are reserved with cb_reserve_back (overrun)");
     kernel_fault(pack_call(idst, cb_id) + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
-                 data_format_name(cb.format) + " tile");
+                 std::string(data_format_name(cb.format)) + " tile");
 }
 
 [[noreturn]] ZYX_EMU_COLD void pack_producer_fault(const CbState& cb, uint32_t idst, uint32_t cb_id) {

@@ -518,6 +518,9 @@ const zyx_emu_api* kernel_api_table() {
         t.pack_tile = pack_tile;
         t.pack_reconfig = pack_reconfig;
         t.reconfig_unpack = reconfig_unpack;
+        t.sfpu_where = sfpu_where;
+        t.sfpu_reduce = sfpu_reduce;
+        t.transpose_dest = transpose_dest;
         return t;
     }();
     return &table;

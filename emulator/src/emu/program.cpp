@@ -184,10 +184,10 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     auto kb = std::make_unique<KernelBinary>();
     kb->name = k.name;
     kb->kind = k.kind;
-    kb->slot = k.kind == KernelKind::DataMovement0 ? 0 : k.kind == KernelKind::DataMovement1 ? 1 : 2;
-    kb->noc = k.noc ? *k.noc : (k.kind == KernelKind::DataMovement1 ? 1 : 0);
+    kb->slot = k.kind == KernelKind::data_movement_0 ? 0 : k.kind == KernelKind::data_movement_1 ? 1 : 2;
+    kb->noc = k.noc ? *k.noc : (k.kind == KernelKind::data_movement_1 ? 1 : 0);
     kb->compute = k.compute;
-    if (k.kind == KernelKind::Compute) {
+    if (k.kind == KernelKind::compute) {
         if (auto [macro, line] = find_per_trisc_macro(k.source); !macro.empty())
             throw Error(ErrorStatus::Unsupported,
                         "Unsupported: compute kernel '" + k.name + "' uses " + macro + " (line " + std::to_string(line) +
@@ -207,13 +207,13 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
                "-I" + include_dir(), "-include", "zyx_emu/prelude.h", "-D__assert_fail=zyx_emu_assert_fail",
                "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE"};
     o.flags.push_back(device.arch == Arch::Wormhole ? "-DARCH_WORMHOLE" : "-DARCH_BLACKHOLE");
-    if (k.kind == KernelKind::Compute) {
+    if (k.kind == KernelKind::compute) {
         o.flags.push_back("-DDST_ACCUM_MODE=" + std::string(k.compute.fp32_dest_acc_en ? "true" : "false"));
         o.flags.push_back(std::string("-DDST_SYNC_MODE=DstSync::") + (k.compute.dst_full_sync_en ? "SyncFull" : "SyncHalf"));
         o.flags.push_back("-DMATH_FIDELITY=" + std::to_string(int(k.compute.math_fidelity)));
         o.flags.push_back("-DAPPROX=" + std::string(k.compute.math_approx_mode ? "true" : "false"));
     } else {
-        o.flags.push_back(k.kind == KernelKind::DataMovement0 ? "-DCOMPILE_FOR_BRISC" : "-DCOMPILE_FOR_NCRISC");
+        o.flags.push_back(k.kind == KernelKind::data_movement_0 ? "-DCOMPILE_FOR_BRISC" : "-DCOMPILE_FOR_NCRISC");
         o.flags.push_back("-DPROCESSOR_INDEX=" + std::to_string(kb->slot));
         o.flags.push_back("-DNOC_INDEX=" + std::to_string(kb->noc));
         o.flags.push_back("-DNOC_MODE=0");
@@ -338,12 +338,12 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
     }
 
     // Kernels: at most one per processor slot per core.
-    static const char* kSlot[] = {"BRISC (DataMovement0)", "NCRISC (DataMovement1)", "TRISC0-2 (Compute)"};
+    static const char* kSlot[] = {"BRISC (data_movement_0)", "NCRISC (data_movement_1)", "TRISC0-2 (compute)"};
     for (size_t k = 0; k < spec.kernels.size(); ++k) {
         const auto& ks = spec.kernels[k];
         std::string name = ks.name.empty() ? "kernel" + std::to_string(k) : ks.name;
         check_ranges(ds, ks.cores, "kernel '" + name + "'");
-        int slot = ks.kind == KernelKind::DataMovement0 ? 0 : ks.kind == KernelKind::DataMovement1 ? 1 : 2;
+        int slot = ks.kind == KernelKind::data_movement_0 ? 0 : ks.kind == KernelKind::data_movement_1 ? 1 : 2;
         if (ks.noc && *ks.noc > 1)
             throw Error(ErrorStatus::InvalidArgument, "kernel '" + name + "': NoC " + std::to_string(*ks.noc) + " does not exist");
         for_each_core(ds, ks.cores, [&](uint32_t c, CoreCoord xy) {

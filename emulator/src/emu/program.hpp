@@ -14,7 +14,7 @@ namespace zyx::emu {
 
 struct KernelBinary {
     std::string name;
-    KernelKind kind = KernelKind::DataMovement0;
+    KernelKind kind = KernelKind::data_movement_0;
     uint32_t slot = 0;          // 0 BRISC, 1 NCRISC, 2 compute: where its args live in L1
     uint8_t noc = 0;
     ComputeConfig compute;

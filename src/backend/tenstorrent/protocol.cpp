@@ -15,13 +15,6 @@ constexpr std::array<std::string_view, 14> kCommandNames = {
     "hello", "ping", "arena_map", "arena_resize", "alloc_buf", "free_buf", "write_buf",
     "read_buf", "copy_buf", "compile_program", "run", "release_program", "stats", "exit"};
 
-constexpr std::array<std::string_view, 8> kFormatNames = {
-    "Float32", "Float16", "Float16_b", "Bfp8_b", "Int32", "UInt32", "UInt16", "UInt8"};
-
-constexpr std::array<std::string_view, 3> kKindNames = {"data_movement_0", "data_movement_1", "compute"};
-
-constexpr std::array<std::string_view, 4> kFidelityNames = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
-
 constexpr std::array<std::string_view, 14> kArgSourceNames = {
     "literal", "input_address", "output_address", "input_pages", "output_pages", "input_bytes",
     "output_bytes", "scalar", "core_x", "core_y", "core_index", "num_cores", "grid_rows", "grid_cols"};
@@ -142,6 +135,14 @@ std::string name_list(const std::array<std::string_view, N>& names) {
     return s;
 }
 
+// "a, b, c" of the names of `values` (the known names in an error message).
+template <class T, size_t N, class NameFn>
+std::string name_list(const T (&values)[N], NameFn name) {
+    std::string s;
+    for (size_t i = 0; i < N; ++i) s.append(i ? ", " : "").append(name(values[i]));
+    return s;
+}
+
 void check_nesting(std::string_view line) {
     int depth = 0;
     bool in_string = false, escaped = false;
@@ -197,9 +198,9 @@ Kernel parse_kernel(const json& v, const std::string& ctx, uint64_t* source_byte
     k.name = get_string(v, ctx, "name");
     if (k.name.empty() || k.name.size() > 128) fail(ErrorStatus::InvalidArgument, ctx, "kernel name must have 1 to 128 characters");
     const std::string& kind = get_string(v, ctx, "kind");
-    int ki = index_of(kKindNames, kind);
-    if (ki < 0) fail(ErrorStatus::InvalidArgument, ctx, "kernel '" + k.name + "': unknown kind '" + kind + "' (known: " + name_list(kKindNames) + ")");
-    k.kind = KernelKind(ki);
+    if (!kernel_kind_from_name(kind, &k.kind))
+        fail(ErrorStatus::InvalidArgument, ctx, "kernel '" + k.name + "': unknown kind '" + kind +
+                                                    "' (known: " + name_list(kKernelKinds, kernel_kind_name) + ")");
     *source_bytes = get_u64(v, ctx, "source_bytes");
     if (*source_bytes > kMaxSourceBytes)
         fail(ErrorStatus::InvalidArgument, ctx, "kernel '" + k.name + "': source of " + std::to_string(*source_bytes) +
@@ -236,7 +237,7 @@ CircularBuffer parse_cb(const json& v, const std::string& ctx) {
     cb.index = get_u32(v, ctx, "index");
     const std::string& f = get_string(v, ctx, "format");
     if (!data_format_from_name(f, &cb.format))
-        fail(ErrorStatus::InvalidArgument, ctx, "CB " + std::to_string(cb.index) + ": unknown data format '" + f + "' (known: " + name_list(kFormatNames) + ")");
+        fail(ErrorStatus::InvalidArgument, ctx, "CB " + std::to_string(cb.index) + ": unknown data format '" + f + "' (known: " + name_list(kWireDataFormats, data_format_name) + ")");
     cb.page_bytes = get_u32(v, ctx, "page_bytes");
     cb.num_pages = get_u32(v, ctx, "num_pages");
     return cb;
@@ -280,9 +281,9 @@ void parse_program(const json& j, Request& r) {
     r.program.dst_full_sync = opt_bool(j, ctx, "dst_full_sync", false);
     if (j.contains("math_fidelity")) {
         const std::string& m = get_string(j, ctx, "math_fidelity");
-        int mi = index_of(kFidelityNames, m);
-        if (mi < 0) fail(ErrorStatus::InvalidArgument, ctx, "unknown math_fidelity '" + m + "' (known: " + name_list(kFidelityNames) + ")");
-        r.program.math_fidelity = MathFidelity(mi);
+        if (!math_fidelity_from_name(m, &r.program.math_fidelity))
+            fail(ErrorStatus::InvalidArgument, ctx,
+                 "unknown math_fidelity '" + m + "' (known: " + name_list(kMathFidelities, math_fidelity_name) + ")");
     }
     // Every index a runtime arg names must exist in every launch: checked here, once.
     for (const Kernel& k : r.program.kernels) {
@@ -340,17 +341,7 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 }  // namespace
 
 std::string_view command_name(Command c) { return kCommandNames[size_t(c)]; }
-std::string_view data_format_name(DataFormat f) { return kFormatNames[size_t(f)]; }
-std::string_view kernel_kind_name(KernelKind k) { return kKindNames[size_t(k)]; }
-std::string_view math_fidelity_name(MathFidelity m) { return kFidelityNames[size_t(m)]; }
 std::string_view arg_source_name(ArgSource s) { return kArgSourceNames[size_t(s)]; }
-
-bool data_format_from_name(std::string_view name, DataFormat* out) {
-    int i = index_of(kFormatNames, name);
-    if (i < 0) return false;
-    *out = DataFormat(i);
-    return true;
-}
 
 bool arg_source_has_value(ArgSource s) {
     switch (s) {

@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/tenstorrent_names.hpp"
 
 namespace zyx::tt::protocol {
 
@@ -62,18 +63,19 @@ enum class Command : uint8_t {
 };
 std::string_view command_name(Command c);
 
-// tt::DataFormat names, as tt-metal spells them.
-enum class DataFormat : uint8_t { Float32, Float16, Float16_b, Bfp8_b, Int32, UInt32, UInt16, UInt8 };
-std::string_view data_format_name(DataFormat f);
-bool data_format_from_name(std::string_view name, DataFormat* out);
-
-// Which processor a kernel runs on: data_movement_0 = BRISC (RISCV_0, NoC 0 by default),
-// data_movement_1 = NCRISC (RISCV_1, NoC 1 by default), compute = the three TRISCs.
-enum class KernelKind : uint8_t { data_movement_0, data_movement_1, compute };
-std::string_view kernel_kind_name(KernelKind k);
-
-enum class MathFidelity : uint8_t { LoFi, HiFi2, HiFi3, HiFi4 };
-std::string_view math_fidelity_name(MathFidelity m);
+// The Tenstorrent vocabulary of the protocol is the shared one (core/tenstorrent_names.hpp):
+// tt::DataFormat (on the wire the names of kWireDataFormats), the kernel kinds data_movement_0 =
+// BRISC (RISCV_0, NoC 0 by default), data_movement_1 = NCRISC (RISCV_1, NoC 1 by default),
+// compute = the three TRISCs, and the math fidelities. The wire carries their names only.
+using DataFormat = ::zyx::tt::DataFormat;
+using KernelKind = ::zyx::tt::KernelKind;
+using MathFidelity = ::zyx::tt::MathFidelity;
+using ::zyx::tt::data_format_from_name;
+using ::zyx::tt::data_format_name;
+using ::zyx::tt::kernel_kind_from_name;
+using ::zyx::tt::kernel_kind_name;
+using ::zyx::tt::math_fidelity_from_name;
+using ::zyx::tt::math_fidelity_name;
 
 // Where one runtime-arg word of a kernel comes from at launch. The code generator describes each
 // kernel's runtime args as a list of these; `run` turns the list into the words of every core.

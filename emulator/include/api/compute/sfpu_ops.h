@@ -1,6 +1,7 @@
 // SFPU operations on DST tiles (MATH only), mirroring tt-metal's api/compute/compute_kernel_api.h
-// (sigmoid, log, tanh, abs, sign, square, power, exp2, heaviside, silu, …),
-// api/compute/eltwise_unary/*.h, eltwise_binary_sfpu.h and binary_max_min.h, with each op's
+// (sigmoid, log, tanh, abs, sign, square, power, exp2, heaviside, silu, sfpu_reduce, …),
+// api/compute/eltwise_unary/*.h, eltwise_binary_sfpu.h, binary_max_min.h, binary_fmod.h,
+// binary_remainder.h, and the in-DST transpose of transpose_wh_dest.h, with each op's
 // template and function parameters as tt-metal declares them (emulator/README.md names the
 // version). Call the matching *_init() before use, as on silicon.
 //
@@ -26,8 +27,13 @@ enum SfpuUnaryOp : uint32_t {
     Exp, Exp2, Log, Sqrt, Rsqrt, Recip, Sin, Cos, Tan, Negative, Abs, Relu, ReluMax, ReluMin,
     LeakyRelu, Sigmoid, Tanh, Gelu, Silu, Square, Power, Sign, Signbit, Floor, Ceil, Trunc,
     Elu, Erf, Erfinv, IsInf, IsNan, LogicalNot, Heaviside, Softplus, PowerIterative,
+    Gtz, Ltz, Gez, Lez, Eqz, Nez, UnaryEq, UnaryNe, UnaryGt, UnaryLt, UnaryGe, UnaryLe, Round,
 };
-enum SfpuBinaryOp : uint32_t { BAdd, BSub, BRsub, BMul, BDiv, BPower, BMax, BMin, BEq, BNe, BLt, BGt, BLe, BGe };
+enum SfpuBinaryOp : uint32_t {
+    BAdd, BSub, BRsub, BMul, BDiv, BPower, BMax, BMin, BEq, BNe, BLt, BGt, BLe, BGe, BFmod, BRemainder,
+};
+// sfpu_init codes of the ops that are neither unary nor binary (sfpu_init ignores its code).
+enum SfpuInitCode : uint32_t { InitFill = 200, InitTypecast, InitWhere, InitReduce, InitTransposeDest };
 inline uint32_t f32_bits(float f) {
     union { float f; uint32_t u; } v{f};
     return v.u;
@@ -144,6 +150,23 @@ ALWI void rounding_op_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Floor); }
 ZYX_EMU_UNARY(floor, Floor)  // floor_tile_init() etc.: the per-op inits of other tt-metal versions
 ZYX_EMU_UNARY(ceil, Ceil)
 ZYX_EMU_UNARY(trunc, Trunc)
+// round_tile(idst, decimals): 10^-decimals · round_half_even(x · 10^decimals); init:
+// rounding_op_tile_init().
+ALWI void round_tile(uint32_t idst, int32_t decimals) { zyx_emu_c::unary(zyx_emu_c::Round, idst, uint32_t(decimals)); }
+
+// ---- comp.h: compare with zero, or with a scalar param0 (f32 bits); 1.0 where true, else 0.0 ------
+ZYX_EMU_UNARY(gtz, Gtz)
+ZYX_EMU_UNARY(ltz, Ltz)
+ZYX_EMU_UNARY(gez, Gez)
+ZYX_EMU_UNARY(lez, Lez)
+ZYX_EMU_UNARY(eqz, Eqz)
+ZYX_EMU_UNARY(nez, Nez)
+ZYX_EMU_UNARY_PARAM(unary_eq, UnaryEq)
+ZYX_EMU_UNARY_PARAM(unary_ne, UnaryNe)
+ZYX_EMU_UNARY_PARAM(unary_gt, UnaryGt)
+ZYX_EMU_UNARY_PARAM(unary_lt, UnaryLt)
+ZYX_EMU_UNARY_PARAM(unary_ge, UnaryGe)
+ZYX_EMU_UNARY_PARAM(unary_le, UnaryLe)
 
 // ---- softplus.h: softplus_tile(idst, beta, beta_reciprocal, threshold), f32 bits; only beta 1 ----
 ALWI void softplus_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Softplus); }
@@ -192,6 +215,9 @@ ZYX_EMU_BINARY_PLAIN(lt_binary, BLt)
 ZYX_EMU_BINARY_PLAIN(gt_binary, BGt)
 ZYX_EMU_BINARY_PLAIN(le_binary, BLe)
 ZYX_EMU_BINARY_PLAIN(ge_binary, BGe)
+// binary_fmod.h, binary_remainder.h (the float forms): fmod_binary_tile, remainder_binary_tile.
+ZYX_EMU_BINARY_PLAIN(fmod_binary, BFmod)
+ZYX_EMU_BINARY_PLAIN(remainder_binary, BRemainder)
 // binary_max_min.h: binary_max_tile(idst0, idst1, odst, vector_mode).
 ZYX_EMU_BINARY_INIT(binary_max, BMax)
 ZYX_EMU_BINARY_INIT(binary_min, BMin)
@@ -208,8 +234,91 @@ ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorM
 #undef ZYX_EMU_BINARY_ACC
 #undef ZYX_EMU_BINARY_PLAIN
 
+// ---- where (eltwise_unary/where.h): DST[odst] = DST[idst0] != 0 ? DST[idst1] : DST[idst2] ----------
+// The condition is nonzero when any of its bits is set (−0.0 selects idst1, as on silicon).
+template <DataFormat data_format>
+ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
+    static_assert(data_format == DataFormat::Float32 || data_format == DataFormat::Float16_b ||
+                      data_format == DataFormat::Int32 || data_format == DataFormat::UInt32,
+                  "Unsupported data format for _calculate_where_(). Only Float32, Int32, UInt32, and Float16_b are allowed.");
+    ZYX_EMU.sfpu_where(idst0, idst1, idst2, odst, uint32_t(data_format));
+}
+ALWI void where_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitWhere); }
+// Older tt-metal forms (before where_tile took its format): the untyped where_tile is bf16.
+ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
+    where_tile<DataFormat::Float16_b>(idst0, idst1, idst2, odst);
+}
+ALWI void where_fp32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
+    where_tile<DataFormat::Float32>(idst0, idst1, idst2, odst);
+}
+ALWI void where_int32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
+    where_tile<DataFormat::Int32>(idst0, idst1, idst2, odst);
+}
+ALWI void where_uint32_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
+    where_tile<DataFormat::UInt32>(idst0, idst1, idst2, odst);
+}
+
+// ---- sfpu_reduce (compute_kernel_api.h): each column of DST[idst] reduced into row 0 -------------
+// Rows 1–3 then hold scratch, rows 4–31 keep their values (docs/numerics.md §6). The signature
+// and static_asserts are tt-metal's; its REDUCE_ROW (SUM, MAX) and the multi-tile block
+// (ct_dim, rt_dim ≠ 1) compile but fault "Unsupported" (not modelled).
+namespace zyx_emu_c {
+template <PoolType pool_type, DataFormat format>
+constexpr bool sfpu_reduce_args_ok() {
+    static_assert(format == DataFormat::Float32 || format == DataFormat::Int32 || format == DataFormat::UInt32 ||
+                      format == DataFormat::UInt16 || format == DataFormat::Float16_b,
+                  "Unsupported data format. Supported formats: Float32, Int32, UInt32, UInt16, Float16_b");
+    static_assert(pool_type == PoolType::SUM || pool_type == PoolType::AVG || pool_type == PoolType::MAX ||
+                      pool_type == PoolType::MIN,
+                  "Unsupported pool type. Supported pool types: SUM, AVG, MAX, MIN");
+    return true;
+}
+}  // namespace zyx_emu_c
+template <PoolType pool_type, DataFormat format, ReduceDim reduce_dim = ReduceDim::REDUCE_COL>
+ALWI void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
+    static_assert(reduce_dim == ReduceDim::REDUCE_COL ||
+                      (reduce_dim == ReduceDim::REDUCE_ROW && (pool_type == PoolType::SUM || pool_type == PoolType::MAX)),
+                  "Only column reduction (REDUCE_COL) is supported for all pool types; row reduction (REDUCE_ROW) is only "
+                  "supported for SUM and MAX");
+    static_assert(zyx_emu_c::sfpu_reduce_args_ok<pool_type, format>());
+    if (reduce_dim != ReduceDim::REDUCE_COL || ct_dim != 1 || rt_dim != 1) [[unlikely]]
+        ZYX_EMU.kernel_fault("Unsupported: sfpu_reduce with REDUCE_ROW or a block of tiles (ct_dim, rt_dim != 1)");
+    ZYX_EMU.sfpu_reduce(idst, uint32_t(pool_type), uint32_t(reduce_dim), uint32_t(format));
+}
+template <PoolType pool_type, DataFormat format>
+ALWI void sfpu_reduce_init() {
+    static_assert(zyx_emu_c::sfpu_reduce_args_ok<pool_type, format>());
+    ZYX_EMU.sfpu_init(zyx_emu_c::InitReduce);
+}
+
+// ---- transpose_wh_dest.h / transpose_dest.h: DST[idst] = DST[idst]ᵀ in place ---------------------
+// is_32bit must say whether DST holds 32-bit words (fp32_dest_acc_en): with is_32bit = false on a
+// 32-bit DST only the high 16 bits of each word move, as on silicon. The init's operand (newer
+// tt-metal) is accepted and unused. transpose_of_faces = false (face-internal transpose only) is
+// not modelled.
+template <bool is_32bit = false, bool transpose_of_faces = true>
+ALWI void transpose_wh_dest_init_short(uint32_t operand = 0) {
+    (void)operand;
+    ZYX_EMU.sfpu_init(zyx_emu_c::InitTransposeDest);
+}
+template <bool is_32bit = false, bool transpose_of_faces = true>
+ALWI void transpose_wh_dest(uint32_t idst) {
+    if constexpr (!transpose_of_faces)
+        ZYX_EMU.kernel_fault("Unsupported: transpose_wh_dest<…, transpose_of_faces = false> (face-internal transpose)");
+    ZYX_EMU.transpose_dest(idst, is_32bit);
+}
+// The same under tt-metal's newer names.
+template <bool is_32bit = false, bool transpose_of_faces = true>
+ALWI void transpose_dest_init(uint32_t operand = 0) {
+    transpose_wh_dest_init_short<is_32bit, transpose_of_faces>(operand);
+}
+template <bool is_32bit = false, bool transpose_of_faces = true>
+ALWI void transpose_dest(uint32_t idst) {
+    transpose_wh_dest<is_32bit, transpose_of_faces>(idst);
+}
+
 // ---- fill (eltwise_unary/fill.h) ------------------------------------------------------------------
-ALWI void fill_tile_init() { ZYX_EMU.sfpu_init(200); }
+ALWI void fill_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitFill); }
 ALWI void fill_tile(uint32_t idst, float param0) { ZYX_EMU.sfpu_fill(idst, zyx_emu_c::f32_bits(param0), true); }
 ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) { ZYX_EMU.sfpu_fill(idst, param0, true); }
 template <DataFormat DATA_FORMAT = DataFormat::Int32>
@@ -223,7 +332,7 @@ ALWI void fill_tile_int(uint32_t idst, uint32_t param0) {
 // ---- typecast (eltwise_unary/typecast.h): IN/OUT are tt::DataFormat codes ------------------------
 // The init's defaults accept the older typecast_tile_init() without arguments.
 template <uint32_t IN_DTYPE = 0, uint32_t OUT_DTYPE = 0>
-ALWI void typecast_tile_init() { ZYX_EMU.sfpu_init(201); }
+ALWI void typecast_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitTypecast); }
 template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void typecast_tile(uint32_t idst) { ZYX_EMU.sfpu_typecast(idst, IN_DTYPE, OUT_DTYPE); }
 

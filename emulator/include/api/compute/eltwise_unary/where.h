@@ -1,0 +1,3 @@
+// tt-metal path api/compute/eltwise_unary/where.h: part of the emulator compute API.
+#pragma once
+#include "api/compute/compute_kernel_api.h"
