@@ -121,6 +121,7 @@ struct Job {
     DeviceSlot* run = nullptr;        // where the kernel runs
     backend::ProgramId program = 0;
     bool cache_hit = false;
+    std::string refused;              // why the node's device did not take the kernel
 };
 
 class Realization {
@@ -176,6 +177,7 @@ void Realization::plan_node(Node* n) {
             ++g_stats.fallbacks;
             ZYX_LOG(sched) << n->device.str() << " does not support the kernel for " << n->label() << " (" << why
                            << "): placed on host";
+            job.refused = why;
             build(*job.run);
         }
         const kernel::Kernel& k = job.kb->kernel;
@@ -259,6 +261,8 @@ void Realization::launch(Job& job) {
             rec.number = ++g_kernel_number;
             rec.device = run.device.str();
             rec.cache_hit = job.cache_hit;
+            rec.node_device = n->device.str();
+            rec.fallback = job.refused;
             if (log_enabled(LogChannel::sched)) {
                 rec.root = n->label();
                 rec.fused = std::move(kb.fused);

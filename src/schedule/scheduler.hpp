@@ -93,6 +93,8 @@ struct KernelRecord {
                                      // ZYX_DEBUG=sched is on: building labels costs time)
     kernel::Kernel kernel;
     bool cache_hit = false;
+    std::string node_device;         // the device of the node it computed ("tt:0")
+    std::string fallback;            // when it ran elsewhere: why its node's device refused it
 };
 std::vector<KernelRecord> recent_kernels();
 

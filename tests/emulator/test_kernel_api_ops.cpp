@@ -1,6 +1,6 @@
 // Compute kernel API ops the code generator emits, run as whole programs on the emulator and
 // checked against host goldens written here from the definitions in docs/numerics.md: where_tile,
-// sfpu_reduce, transpose_wh_dest / transpose_dest, comp.h (gtz_tile … unary_le_tile),
+// sfpu_reduce, transpose_wh_dest / transpose_dest, copy_dest_values, comp.h (gtz_tile … unary_le_tile),
 // fmod_binary_tile / remainder_binary_tile, round_tile; in f32 (Float32 CBs, fp32 DST) and bf16
 // (Float16_b CBs, 16-bit DST). Also the precision of FPU ops on Float32 CBs (TF32 operands).
 #include <bit>
@@ -280,6 +280,31 @@ TEST(EmuKernelApiOps, TransposeInDstIsExact) {
                 for (int t = 0; t < 2; ++t)
                     ASSERT_EQ(bits(r.tiles[t][row * 32 + c]), bits(in[c * 32 + row]))
                         << fmt_name(fmt) << " tile " << t << " (" << row << "," << c << ")";
+    }
+}
+
+// ---- copy_dest_values ---------------------------------------------------------------------------------
+
+TEST(EmuKernelApiOps, CopyDestValuesCopiesATileBitForBit) {
+    std::mt19937 rng(4);
+    for (DataFormat fmt : kFormats) {
+        RowMajor in = random_tile(rng);
+        in[5] = kNaN;
+        in[6] = -0.0f;
+        auto r = run_ops(fmt, {in}, R"(
+    copy_tile_init(0);
+    copy_tile(0, 0, 2);
+    copy_dest_values_init();
+    copy_dest_values<)" + fmt_name(fmt) + R"(>(2, 5);
+    negative_tile_init();
+    negative_tile(2);)",
+                         {5, 2});
+        ASSERT_FALSE(r.err) << r.err->what();
+        for (int i = 0; i < 1024; ++i) {
+            // The copy holds the input; the negated source shows the copy is a tile of its own.
+            ASSERT_EQ(bits(r.tiles[0][i]), packed_bits(fmt, bits(in_dst(fmt, in[i])))) << fmt_name(fmt) << " element " << i;
+            if (!std::isnan(in[i])) ASSERT_EQ(r.tiles[1][i], -r.tiles[0][i]) << fmt_name(fmt) << " element " << i;
+        }
     }
 }
 

@@ -258,32 +258,39 @@ TEST(Fusion, SchedChannelListsKernelsWithWhatTheyFused) {
     EXPECT_NE(s.find("reducing the last 1"), std::string::npos) << s;
 }
 
-TEST(Fusion, TenstorrentTensorsRunUnsupportedKernelsOnTheHost) {
+TEST(Fusion, TenstorrentTensorsRunOnTheChip) {
     bool have_tt = false;
     for (Device d : zyx::available_devices()) have_tt |= d == Device::tt(0);
     if (!have_tt) GTEST_SKIP() << "tt:0 is not available in this build or configuration";
     Tensor a = zyx::tensor({1.f, 2.f, 3.f}).to(Device::tt(0));
+    a.realize();
     Tensor b = (a * 2 + 1).exp();
     EXPECT_EQ(b.device(), Device::tt(0));
     zyx::sched::reset_stats();
     b.realize();
     zyx::sched::Stats s = zyx::sched::stats();
-    EXPECT_EQ(s.fallbacks, 1u);      // TTDevice::supports() is false until the TT code generator exists
-    EXPECT_GE(s.transfers, 2u);      // input to host, result back to tt:0
+    EXPECT_EQ(s.fallbacks, 0u);
+    EXPECT_EQ(s.transfers, 0u);  // the bytes stay on the device
+    EXPECT_EQ(s.kernels_on["tt:0"], 1u);
+    EXPECT_EQ(last_kernel().device, "tt:0");
     std::vector<float> v = b.to_vector<float>();
     EXPECT_NEAR(v[2], std::exp(7.f), 1e-2);
     EXPECT_EQ(b.to(Device::host()).to_vector<float>(), v);
     EXPECT_EQ(a.to_string(), "tensor([1., 2., 3.], device='tt:0')");
-    // Uploaded straight to tt:0: a kernel placed on the host moves its input tt:0 → host and its
-    // result host → tt:0, every time (a tt tensor's bytes live on the device only).
-    Tensor c = zyx::tensor(std::vector<float>{4, 5}, {2}, DType::f32, Device::tt(0));
+    // A kernel the code generator refuses (an i32 sum: integers are only converted, copied and
+    // compared on the chip) runs on the host: its input moves tt:0 → host, its result back, and
+    // the record says why.
+    Tensor c = zyx::tensor(std::vector<int32_t>{4, 5}, {2}, DType::i32, Device::tt(0));
+    c.realize();
     zyx::sched::reset_stats();
-    (c + 1).realize();
-    EXPECT_EQ(zyx::sched::stats().transfers, 2u);
-    zyx::sched::reset_stats();
-    Tensor d = (c * 3).realize();
-    EXPECT_EQ(zyx::sched::stats().transfers, 2u);
-    EXPECT_EQ(d.to_vector<float>(), (std::vector<float>{12, 15}));
+    Tensor d = (c + c).realize();
+    s = zyx::sched::stats();
+    EXPECT_EQ(s.fallbacks, 1u);
+    EXPECT_EQ(s.transfers, 2u);
+    EXPECT_EQ(s.kernels_on["host"], 1u);
+    EXPECT_EQ(last_kernel().node_device, "tt:0");
+    EXPECT_NE(last_kernel().fallback.find("i32"), std::string::npos) << last_kernel().fallback;
+    EXPECT_EQ(d.to_vector<int32_t>(), (std::vector<int32_t>{8, 10}));
 }
 
 TEST(Fusion, UnavailableDeviceSaysSoWhenUsed) {

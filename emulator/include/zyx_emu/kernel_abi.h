@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 2
+#define ZYX_EMU_ABI_VERSION 3
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -120,6 +120,8 @@ struct zyx_emu_api {
     void (*sfpu_reduce)(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt);
     // transpose_wh_dest<is_32bit> / transpose_dest<is_32bit>: DST[idst] transposed in place
     void (*transpose_dest)(uint32_t idst, bool is_32bit);
+    // copy_dest_values<fmt>: DST[odst] = DST[idst], bit for bit
+    void (*copy_dest)(uint32_t idst, uint32_t odst);
 };
 
 // The table pointer every kernel .so carries (set once by zyx_emu_kernel_bind, read-only after).

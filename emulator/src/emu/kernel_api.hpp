@@ -24,6 +24,7 @@ void sfpu_typecast(uint32_t idst, uint32_t in_fmt, uint32_t out_fmt);
 void sfpu_where(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t fmt);
 void sfpu_reduce(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt);
 void transpose_dest(uint32_t idst, bool is_32bit);
+void copy_dest(uint32_t idst, uint32_t odst);
 void pack_tile(uint32_t idst, uint32_t cb, uint32_t out_index, bool out_of_order);
 void pack_reconfig(uint32_t cb);
 void reconfig_unpack(uint32_t cb_a, uint32_t cb_b);

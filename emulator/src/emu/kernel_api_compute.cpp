@@ -276,6 +276,14 @@ void transpose_dest(uint32_t idst, bool is_32bit) {
     tile::transpose_dest(math_dst(f, idst, "transpose_wh_dest"), !dest16(f), is_32bit);
 }
 
+void copy_dest(uint32_t idst, uint32_t odst) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    const float* in = math_dst(f, idst, "copy_dest_values");
+    float* out = math_dst(f, odst, "copy_dest_values", true);
+    if (in != out) std::memcpy(out, in, sizeof(float) * tile::kTileElems);
+}
+
 void sfpu_fill(uint32_t idst, uint32_t bits, bool is_float) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;

@@ -521,6 +521,7 @@ const zyx_emu_api* kernel_api_table() {
         t.sfpu_where = sfpu_where;
         t.sfpu_reduce = sfpu_reduce;
         t.transpose_dest = transpose_dest;
+        t.copy_dest = copy_dest;
         return t;
     }();
     return &table;

@@ -3,8 +3,11 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 
+#include "backend/tenstorrent/codegen/emit.hpp"
+#include "backend/tenstorrent/codegen/plan.hpp"
 #include "backend/tenstorrent/device_lock.hpp"
 #include "backend/tenstorrent/memory_pool.hpp"
 #include "backend/tenstorrent/pci_boards.hpp"
@@ -161,15 +164,47 @@ TTDevice::~TTDevice() {
 
 backend::MemoryPool& TTDevice::pool() { return *pool_; }
 
-bool TTDevice::supports(const kernel::Kernel&, std::string* why) const {
-    if (why) *why = "the Tenstorrent code generator does not exist yet";
-    return false;
+const TTDevice::Generated& TTDevice::generate(const kernel::Kernel& k) const {
+    auto it = generated_.find(k);
+    if (it != generated_.end()) return it->second;
+    Generated g;
+    codegen::Target target;
+    target.grid = desc_.grid;
+    target.l1_bytes = desc_.l1_bytes;
+    target.num_cbs = desc_.num_cbs;
+    target.dram_alignment = desc_.dram_alignment;
+    try {
+        kernel::validate(k);
+        std::optional<codegen::Plan> plan = codegen::make_plan(k, target, &g.why);
+        if (plan) g.program = codegen::make_program(*plan);
+    } catch (const Error& e) {  // a kernel the generator cannot write (DST slots, …) or an invalid one
+        g.program.reset();
+        g.why = e.message();
+    }
+    if (!g.program && g.why.empty()) g.why = "the code generator gave no reason";
+    return generated_.emplace(k, std::move(g)).first->second;
 }
 
-ProgramId TTDevice::compile(const kernel::Kernel&) {
-    throw Error(ErrorStatus::Unsupported,
-                "Unsupported: " + info_.name + " cannot compile kernel IR yet: the Tenstorrent code generator does not exist "
-                "(use compile_program with a TT program description)");
+bool TTDevice::supports(const kernel::Kernel& k, std::string* why) const {
+    const Generated& g = generate(k);
+    if (!g.program && why) *why = g.why;
+    return bool(g.program);
+}
+
+const protocol::Program& TTDevice::generated_program(const kernel::Kernel& k) const {
+    const Generated& g = generate(k);
+    if (!g.program) throw Error(ErrorStatus::Unsupported, "Unsupported: " + info_.name + " cannot run the kernel: " + g.why);
+    return *g.program;
+}
+
+ProgramId TTDevice::compile(const kernel::Kernel& k) {
+    const protocol::Program& prog = generated_program(k);
+    ZYX_LOG(asm_) << info_.name << ": generated program\n--- reader ---\n" << prog.kernels[0].source << "--- compute ---\n"
+                 << prog.kernels[1].source << "--- writer ---\n" << prog.kernels[2].source;
+    ProgramId id = compile_program(prog);
+    std::lock_guard lock(mutex_);
+    programs_.at(id).generated = true;
+    return id;
 }
 
 ProgramId TTDevice::compile_program(const protocol::Program& program) {
@@ -233,6 +268,15 @@ Event TTDevice::launch_on(ProgramId program, std::span<const BufferId> buffers, 
                                                       std::string(dtype_name(scalars[i].dtype)) + "; runtime args are 32-bit words");
         uint64_t mask = size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
         r.scalars.push_back(uint32_t(scalars[i].bits & mask));
+        if (p.generated && dtype_is_int(scalars[i].dtype)) {
+            // Generated kernels compute integers as exact f32 values (docs/numerics.md).
+            double v = kernel::double_from_bits(scalars[i].dtype, scalars[i].bits);
+            if (std::fabs(v) > codegen::kIntScalarLimit)
+                throw Error(ErrorStatus::Unsupported,
+                            "Unsupported: " + ctx + ": integer scalar " + std::to_string(i) + " = " +
+                                std::to_string(int64_t(v)) + " is beyond ±2^22, the range in which " + info_.name +
+                                " computes integers exactly (as f32)");
+        }
     }
     r.program_id = runtime_program_locked(p, program);
     for (size_t i = 0; i < buffers.size(); ++i) {

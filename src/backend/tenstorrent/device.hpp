@@ -8,9 +8,9 @@
 //   ProgramId p = dev->compile_program(description);            // protocol::Program: sources,
 //   dev->launch(p, {a, out}, {}, {});                           //   CBs, runtime-arg layout
 //
-// What is not there yet: the code generator that turns a kernel::Kernel into a TT program.
-// supports() therefore answers false for every kernel and compile(kernel) throws Unsupported;
-// programs come from compile_program(), which the code generator will call.
+// Kernels of the IR go through the code generator (codegen/): supports() answers from it (and
+// says why not), compile() hands its program to compile_program(). Hand-built programs use
+// compile_program() directly.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,7 @@
 #include "backend/backend.hpp"
 #include "backend/tenstorrent/config.hpp"
 #include "backend/tenstorrent/protocol.hpp"
+#include "kernel/kernel.hpp"
 
 namespace zyx::tt {
 
@@ -75,11 +76,15 @@ public:
     backend::MemoryPool& pool() override;
     TTMemoryPool& tt_pool() { return *pool_; }
 
-    // The Tenstorrent code generator (kernel IR → reader/compute/writer sources and CB plan)
-    // does not exist yet, so no kernel is supported: the scheduler places kernels elsewhere.
+    // Whether the code generator can make a program of `k` for this device (the reason when
+    // not: a dtype without a tile format, an op without a tile form, …). The generated program
+    // is kept for compile().
     bool supports(const kernel::Kernel& k, std::string* why = nullptr) const override;
-    // Throws Unsupported until the code generator exists; see compile_program.
+    // The generated program of `k`, compiled in the runtime. Throws Unsupported (with the
+    // generator's reason) or the runtime's KernelCompilation error.
     backend::ProgramId compile(const kernel::Kernel& k) override;
+    // The program the code generator makes of `k` (throws Unsupported with its reason).
+    const protocol::Program& generated_program(const kernel::Kernel& k) const;
 
     // Compiles a TT program description in the runtime (errors carry the compiler's message).
     // Its grid is checked against the device grid here.
@@ -104,8 +109,15 @@ private:
         protocol::Program desc;     // kept so a restarted runtime can compile it again
         uint32_t runtime_id = 0;
         uint64_t generation = 0;
+        bool generated = false;     // by the code generator: integer scalars are computed in f32
     };
     uint32_t runtime_program_locked(Program& p, backend::ProgramId id);
+    // Code generator results by kernel structure: the program, or why there is none.
+    struct Generated {
+        std::optional<protocol::Program> program;
+        std::string why;
+    };
+    const Generated& generate(const kernel::Kernel& k) const;
 
     uint32_t id_ = 0;
     std::unique_ptr<DeviceLock> lock_;
@@ -115,6 +127,7 @@ private:
     backend::DeviceInfo info_;
     std::mutex mutex_;
     std::unordered_map<backend::ProgramId, Program> programs_;
+    mutable std::unordered_map<kernel::Kernel, Generated, kernel::KernelHash> generated_;
     backend::ProgramId next_program_ = 1;
     double last_launch_us_ = 0;
 };

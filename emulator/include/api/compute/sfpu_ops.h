@@ -33,7 +33,7 @@ enum SfpuBinaryOp : uint32_t {
     BAdd, BSub, BRsub, BMul, BDiv, BPower, BMax, BMin, BEq, BNe, BLt, BGt, BLe, BGe, BFmod, BRemainder,
 };
 // sfpu_init codes of the ops that are neither unary nor binary (sfpu_init ignores its code).
-enum SfpuInitCode : uint32_t { InitFill = 200, InitTypecast, InitWhere, InitReduce, InitTransposeDest };
+enum SfpuInitCode : uint32_t { InitFill = 200, InitTypecast, InitWhere, InitReduce, InitTransposeDest, InitCopyDest };
 inline uint32_t f32_bits(float f) {
     union { float f; uint32_t u; } v{f};
     return v.u;
@@ -335,5 +335,12 @@ template <uint32_t IN_DTYPE = 0, uint32_t OUT_DTYPE = 0>
 ALWI void typecast_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitTypecast); }
 template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void typecast_tile(uint32_t idst) { ZYX_EMU.sfpu_typecast(idst, IN_DTYPE, OUT_DTYPE); }
+
+// ---- copy_dest_values (copy_dest_values.h): DST[idst_out] = DST[idst_in], bit for bit ------------
+// tt-metal's current form takes the data format; the older untyped copy_dest_values(idst0, idst1)
+// copied idst1 into idst0 (the other order), so it is deliberately not provided.
+ALWI void copy_dest_values_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitCopyDest); }
+template <DataFormat DATA_FORMAT>
+ALWI void copy_dest_values(uint32_t idst_in, uint32_t idst_out) { ZYX_EMU.copy_dest(idst_in, idst_out); }
 
 }  // namespace ckernel

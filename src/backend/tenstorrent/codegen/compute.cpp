@@ -1,0 +1,447 @@
+// Step 2b: the compute kernel of a plan — the skeleton's loops around DST sections, and inside
+// them the expression DAG compiled to tile ops (ops.cpp) with DST slots allocated as it goes.
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "backend/tenstorrent/codegen/emit.hpp"
+#include "backend/tenstorrent/codegen/ops.hpp"
+#include "backend/tenstorrent/tile_layout.hpp"
+#include "core/error.hpp"
+#include "kernel/analysis.hpp"
+
+namespace zyx::tt::codegen {
+
+using kernel::Kernel;
+using kernel::Node;
+using kernel::Op;
+
+namespace {
+
+constexpr uint32_t kMaxDst = 16;
+
+// DST slots of one section. A slot is busy while it holds a value someone still needs: a value
+// an op has been handed as an operand and not yet consumed (holders), or a value with uses left
+// (live). It is freed when neither holds.
+struct Slots {
+    uint32_t n = 8;
+    bool busy[kMaxDst] = {};
+    int holders[kMaxDst] = {};
+    bool live[kMaxDst] = {};
+    uint32_t alloc() {
+        for (uint32_t i = 0; i < n; ++i)
+            if (!busy[i]) {
+                busy[i] = true;
+                return i;
+            }
+        throw Error(ErrorStatus::Unsupported,
+                    "Unsupported: the expression needs more than " + std::to_string(n) + " DST tiles at once");
+    }
+    void free(uint32_t s) { busy[s] = false; }
+    // Drops one holder; frees the slot when nothing else holds it and it is not `keep`.
+    void drop(uint32_t s, uint32_t keep = UINT32_MAX) {
+        --holders[s];
+        if (holders[s] == 0 && !live[s] && s != keep) busy[s] = false;
+    }
+};
+
+// A value in a DST slot, held by whoever received it from ExprCompiler::eval until it drops it.
+struct Val {
+    uint32_t slot = 0;
+};
+
+// Compiles parts of the kernel's expression DAG into tile ops. `level` picks the streams loads
+// read from (1: the reduce operands / matmul, 0: the epilogue). Nodes with several uses stay in
+// their slot until the last use; loads, constants and index tiles are made again for every use
+// (cheaper than holding a DST tile). An op writes its result over its first operand when nothing
+// else needs that value, else into a fresh slot. `raw_load` (or -1): a load copied to an integer
+// output bit for bit (no conversion to f32).
+class ExprCompiler {
+public:
+    ExprCompiler(const Plan& p, std::ostringstream& os, std::string ind, InitTracker& inits, Slots& slots, int level,
+                 int raw_load = -1)
+        : p_(p), k_(p.kernel), os_(os), ind_(std::move(ind)), inits_(inits), slots_(slots), level_(level),
+          raw_load_(raw_load), remaining_(k_.nodes.size(), 0), need_(k_.nodes.size(), 0) {}
+
+    // Counts the uses of everything `roots` reach (stopping at nodes already given a slot).
+    void count_uses(const std::vector<int>& roots) {
+        std::vector<bool> seen(k_.nodes.size(), false);
+        std::vector<int> stack(roots.begin(), roots.end());
+        for (int r : roots) ++remaining_[size_t(r)];
+        while (!stack.empty()) {
+            int i = stack.back();
+            stack.pop_back();
+            if (seen[size_t(i)] || live_.count(i)) continue;
+            seen[size_t(i)] = true;
+            const Node& n = k_.nodes[size_t(i)];
+            if (kernel::op_is_reduce(n.op)) continue;
+            for (int s = 0; s < kernel::op_arity(n.op); ++s) {
+                ++remaining_[size_t(n.src[s])];
+                stack.push_back(n.src[s]);
+            }
+        }
+    }
+    // Node `i` is already in `slot` (a reduce result): live until its uses are counted down.
+    void provide(int i, uint32_t slot) {
+        live_[i] = slot;
+        slots_.live[slot] = true;
+    }
+
+    // The slot holding node i's value, with one more holder (the caller's).
+    Val eval(int i) {
+        if (auto it = live_.find(i); it != live_.end()) {
+            uint32_t s = it->second;
+            ++slots_.holders[s];
+            if (--remaining_[size_t(i)] == 0) {
+                live_.erase(it);
+                slots_.live[s] = false;
+            }
+            return {s};
+        }
+        const Node& n = k_.nodes[size_t(i)];
+        uint32_t out;
+        if (kernel::op_arity(n.op) == 0) {
+            out = slots_.alloc();
+            leaf(i, out);
+        } else {
+            // Operands, the one needing more slots first (Sethi–Ullman order).
+            int arity = kernel::op_arity(n.op);
+            int order[3] = {0, 1, 2};
+            std::stable_sort(order, order + arity, [&](int x, int y) { return need(n.src[x]) > need(n.src[y]); });
+            Val ops[3];
+            for (int j = 0; j < arity; ++j) ops[order[j]] = eval(n.src[order[j]]);
+            const uint32_t a = ops[0].slot;
+            bool over_a = slots_.holders[a] == 1 && !slots_.live[a];
+            for (int j = 1; j < arity; ++j) over_a = over_a && ops[j].slot != a;
+            out = over_a ? a : slots_.alloc();
+            uint32_t scratch[2] = {0, 0};
+            uint32_t ns = op_scratch(k_, i);
+            for (uint32_t s = 0; s < ns; ++s) scratch[s] = slots_.alloc();
+            emit_op(os_, ind_, inits_, k_, i, a, arity > 1 ? ops[1].slot : 0, arity > 2 ? ops[2].slot : 0, out, scratch);
+            for (uint32_t s = 0; s < ns; ++s) slots_.free(scratch[s]);
+            for (int j = 0; j < arity; ++j) slots_.drop(ops[j].slot, out);
+        }
+        slots_.holders[out] = 1;
+        if (--remaining_[size_t(i)] > 0 && kernel::op_arity(n.op) > 0) {
+            live_[i] = out;  // a computed value with uses left stays; a leaf is made again
+            slots_.live[out] = true;
+        }
+        return {out};
+    }
+
+private:
+    int need(int i) {
+        if (need_[size_t(i)]) return need_[size_t(i)];
+        const Node& n = k_.nodes[size_t(i)];
+        int r = 1;
+        if (live_.count(i) || kernel::op_is_reduce(n.op)) r = 1;
+        else if (kernel::op_arity(n.op) == 1) r = need(n.src[0]);
+        else if (kernel::op_arity(n.op) >= 2) {
+            int a = need(n.src[0]), b = need(n.src[1]);
+            r = a == b ? a + 1 : std::max(a, b);
+            if (kernel::op_arity(n.op) == 3) r = std::max(r, need(n.src[2]) + 2);
+        }
+        r += int(op_scratch(k_, i));
+        need_[size_t(i)] = r;
+        return r;
+    }
+
+    void leaf(int i, uint32_t slot) {
+        const Node& n = k_.nodes[size_t(i)];
+        switch (n.op) {
+            case Op::constant: emit_fill(os_, ind_, inits_, slot, f32_bits_of(n.dtype, n.value)); return;
+            case Op::scalar:
+                if (dtype_is_int(n.dtype)) {  // an exact f32 integer (launch checks the range)
+                    emit_init(os_, ind_, inits_, "fill_tile_init();");
+                    os_ << ind_ << "fill_tile(" << slot << ", scalar" << n.arg << ");\n";
+                } else {
+                    emit_init(os_, ind_, inits_, "fill_tile_init();");
+                    os_ << ind_ << "fill_tile_bitcast(" << slot << ", scalar" << n.arg << ");\n";
+                }
+                return;
+            case Op::load: case Op::index: {
+                int st = -1;
+                for (size_t s = 0; s < p_.streams.size(); ++s) {
+                    const Stream& x = p_.streams[s];
+                    bool match = n.op == Op::load ? x.input == int(n.arg) : x.input < 0 && x.index_axis == int(n.arg);
+                    if (match && x.level == level_) st = int(s);
+                }
+                if (st < 0)
+                    throw Error(ErrorStatus::Internal, "tt codegen: no level-" + std::to_string(level_) + " stream for node %" +
+                                                           std::to_string(i));
+                const Stream& x = p_.streams[size_t(st)];
+                emit_copy_tile(os_, ind_, inits_, x.cb, slot);
+                if (x.read == Read::transposed) {
+                    emit_init(os_, ind_, inits_, "transpose_wh_dest_init_short<true>();");
+                    os_ << ind_ << "transpose_wh_dest<true>(" << slot << ");\n";
+                }
+                if (x.format == protocol::DataFormat::Int32 && i != raw_load_) {
+                    emit_init(os_, ind_, inits_, "typecast_tile_init<" + std::string(kTypecastIntToFloat) + ">();");
+                    os_ << ind_ << "typecast_tile<" << kTypecastIntToFloat << ">(" << slot << ");\n";
+                }
+                return;
+            }
+            default: break;
+        }
+        throw Error(ErrorStatus::Internal, "tt codegen: leaf " + std::string(kernel::op_name(n.op)));
+    }
+
+    const Plan& p_;
+    const Kernel& k_;
+    std::ostringstream& os_;
+    std::string ind_;
+    InitTracker& inits_;
+    Slots& slots_;
+    int level_;
+    int raw_load_;
+    std::vector<uint32_t> remaining_;
+    std::vector<int> need_;
+    std::map<int, uint32_t> live_;
+};
+
+const char* pool_of(Op op) {
+    switch (op) {
+        case Op::reduce_sum: return "PoolType::SUM";
+        case Op::reduce_max: return "PoolType::MAX";
+        case Op::reduce_min: return "PoolType::MIN";
+        default: break;
+    }
+    throw Error(ErrorStatus::Internal, "tt codegen: no in-tile reduction for " + std::string(kernel::op_name(op)));
+}
+
+// acc reduced inside the tile: along rows (result in row 0), along columns (result in
+// column 0), or both (result at [0][0]); sfpu_reduce reduces columns into row 0, so a row
+// reduction goes through transposes. `nan` (a free slot, or UINT32_MAX) keeps NaN where the
+// reduced values held one: the SFPU's max / min skip NaN, the IR's give NaN.
+void in_tile_reduce(const Plan& p, std::ostringstream& os, const std::string& ind, InitTracker& t, Op op, uint32_t acc,
+                    uint32_t scratch0, uint32_t scratch1) {
+    auto reduce_once = [&](const char* pool, uint32_t slot) {
+        emit_init(os, ind, t, std::string("sfpu_reduce_init<") + pool + ", DataFormat::Float32>();");
+        os << ind << "sfpu_reduce<" << pool << ", DataFormat::Float32>(" << slot << ");\n";
+    };
+    auto transpose = [&](uint32_t slot) {
+        emit_init(os, ind, t, "transpose_wh_dest_init_short<true>();");
+        os << ind << "transpose_wh_dest<true>(" << slot << ");\n";
+    };
+    auto run = [&](const char* pool, uint32_t slot) {
+        if (p.reduce_cols) transpose(slot);
+        reduce_once(pool, slot);
+        if (p.reduce_rows && p.reduce_cols) {
+            transpose(slot);
+            reduce_once(pool, slot);
+        } else if (p.reduce_cols) {
+            transpose(slot);
+        }
+    };
+    const bool nan_guard = op == Op::reduce_max || op == Op::reduce_min;
+    if (nan_guard) {  // count NaNs the same way
+        emit_copy(os, ind, t, acc, scratch0);
+        emit_unary(os, ind, t, "isnan", scratch0);
+        run("PoolType::SUM", scratch0);
+    }
+    run(pool_of(op), acc);
+    if (nan_guard) {
+        emit_fill(os, ind, t, scratch1, 0x7fc00000u);
+        emit_init(os, ind, t, "where_tile_init();");
+        os << ind << "where_tile<DataFormat::Float32>(" << scratch0 << ", " << scratch1 << ", " << acc << ", " << acc
+           << ");\n";
+    }
+}
+
+}  // namespace
+
+void emit_copy_tile(std::ostringstream& os, const std::string& ind, InitTracker& t, uint32_t cb, uint32_t slot) {
+    emit_init(os, ind, t, "copy_tile_to_dst_init_short(" + std::to_string(cb) + ");");
+    os << ind << "copy_tile(" << cb << ", 0, " << slot << ");\n";
+}
+
+namespace {
+
+// The value in `v` as a slot its holder may write over (a copy when someone else still needs it).
+uint32_t exclusive(std::ostringstream& os, const std::string& ind, InitTracker& inits, Slots& slots, Val v) {
+    if (slots.holders[v.slot] == 1 && !slots.live[v.slot]) return v.slot;
+    uint32_t c = slots.alloc();
+    emit_copy(os, ind, inits, v.slot, c);
+    slots.drop(v.slot);
+    slots.holders[c] = 1;
+    return c;
+}
+
+}  // namespace
+
+std::string compute_source(const Plan& p) {
+    const Kernel& k = p.kernel;
+    std::ostringstream os;
+    os << "// zyx: generated compute kernel (" << skeleton_name(p.skeleton) << " skeleton).\n"
+       << "// Runtime args: core index, core count, then the launch scalars.\n"
+       << "#include \"api/compute/common.h\"\n"
+       << "#include \"api/compute/tile_move_copy.h\"\n"
+       << "#include \"api/compute/eltwise_binary_sfpu.h\"\n"
+       << "#include \"api/compute/eltwise_unary/eltwise_unary.h\"\n"
+       << "#include \"api/compute/eltwise_unary/fill.h\"\n"
+       << "#include \"api/compute/eltwise_unary/where.h\"\n"
+       << "#include \"api/compute/eltwise_unary/typecast.h\"\n"
+       << "#include \"api/compute/eltwise_unary/comp.h\"\n"
+       << "#include \"api/compute/binary_fmod.h\"\n"
+       << "#include \"api/compute/copy_dest_values.h\"\n"
+       << "#include \"api/compute/transpose_wh_dest.h\"\n"
+       << "#include \"api/compute/matmul.h\"\n"
+       << "#include \"api/compute/compute_kernel_api.h\"\n\n"
+       << "void kernel_main() {\n";
+    const std::string I1 = "    ";
+    emit_work_split(os, I1, p.out_tiles);
+    for (size_t s = 0; s < k.scalars.size(); ++s) {
+        DType t = k.scalars[s];
+        std::string arg = "get_arg_val<uint32_t>(" + std::to_string(2 + s) + ")";
+        if (dtype_is_int(t)) {  // the value as an f32 (exact: the launch checks it is below 2^22)
+            std::string w = dtype_is_signed_int(t) ? "int" + std::to_string(8 * dtype_size(t)) + "_t(" + arg + ")" : arg;
+            os << I1 << "const float scalar" << s << " = float(" << w << ");\n";
+            continue;
+        }
+        os << I1 << "const uint32_t scalar" << s << " = ";
+        if (t == DType::f32) os << arg;
+        else if (t == DType::bf16) os << "(" << arg << " << 16)";
+        else if (t == DType::bool_) os << "(" << arg << " ? 0x3f800000u : 0u)";
+        else throw Error(ErrorStatus::Internal, "tt codegen: scalar of dtype " + std::string(dtype_name(t)));
+        os << ";  // f32 bits\n";
+    }
+    const Stream* first = p.streams.empty() ? nullptr : &p.streams[0];
+    if (p.skeleton == Skeleton::matmul) {
+        const Stream& a = p.streams[size_t(p.matmul_a)];
+        const Stream& b = p.streams[size_t(p.matmul_b)];
+        os << I1 << "mm_init(" << a.cb << ", " << b.cb << ", " << p.out_cb << ", " << (p.transpose_b ? 1 : 0) << ");\n";
+    } else {
+        os << I1 << "init_sfpu(" << (first ? first->cb : p.out_cb) << ", " << p.out_cb << ");\n";
+    }
+    os << I1 << "for (uint32_t t = 0; t < count; ++t) {\n";
+    const std::string I2 = I1 + "    ", I3 = I2 + "    ";
+    InitTracker inits;
+    Slots slots;
+    slots.n = p.dst_tiles;
+    os << I2 << "tile_regs_acquire();\n";
+    std::map<int, uint32_t> reduced;  // reduce node → its slot
+    if (p.skeleton == Skeleton::matmul) {
+        const Stream& a = p.streams[size_t(p.matmul_a)];
+        const Stream& b = p.streams[size_t(p.matmul_b)];
+        uint32_t acc = slots.alloc();
+        reduced[p.reduce_nodes[0]] = acc;
+        const int tb = p.transpose_b ? 1 : 0;
+        // f32 operands as sums of parts the FPU reads exactly (plan.hpp, split_f32), the products
+        // that matter, small ones first.
+        std::vector<std::pair<uint32_t, uint32_t>> products;
+        if (p.split_f32)
+            products = {{a.lo_cb, b.lo_cb}, {a.lo_cb, b.cb}, {a.cb, b.lo2_cb}, {a.cb, b.lo_cb}};
+        products.push_back({a.cb, b.cb});
+        os << I2 << "for (uint32_t kt = 0; kt < " << p.steps << "; ++kt) {\n";
+        std::vector<uint32_t> cbs = {a.cb, b.cb};
+        if (p.split_f32) cbs = {a.cb, a.lo_cb, b.cb, b.lo_cb, b.lo2_cb};
+        for (uint32_t c : cbs) os << I3 << "cb_wait_front(" << c << ", 1);\n";
+        for (auto [x, y] : products)
+            os << I3 << "mm_init_short(" << x << ", " << y << ", " << tb << ");\n"
+               << I3 << "matmul_tiles(" << x << ", " << y << ", 0, 0, " << acc << ");\n";
+        for (uint32_t c : cbs) os << I3 << "cb_pop_front(" << c << ", 1);\n";
+        os << I2 << "}\n";
+    } else if (p.skeleton == Skeleton::reduce) {
+        // Accumulators start at the identity; every step combines one operand tile into them.
+        std::vector<uint32_t> acc;
+        for (int r : p.reduce_nodes) {
+            const Node& rn = k.nodes[size_t(r)];
+            acc.push_back(slots.alloc());
+            emit_fill(os, I2, inits, acc.back(), f32_bits_of(rn.dtype, kernel::reduce_identity_bits(rn.op, rn.dtype)));
+            reduced[r] = acc.back();
+        }
+        os << I2 << "for (uint32_t s = 0; s < " << p.steps << "; ++s) {\n";
+        inits.reset();
+        const TileDim& rr = p.dims[int(Dim::red_rows)];
+        const TileDim& rc = p.dims[int(Dim::red_cols)];
+        bool mask = p.mask_cb != UINT32_MAX;
+        if (mask) {
+            os << I3 << "const bool edge = false";
+            if (p.reduce_cols && rc.size % kTileDim) os << " || s % " << rc.tiles << " == " << rc.tiles - 1;
+            if (p.reduce_rows && rr.size % kTileDim)
+                os << " || (s / " << rc.tiles << ") % " << rr.tiles << " == " << rr.tiles - 1;
+            os << ";\n";
+        }
+        for (const Stream& s : p.streams)
+            if (s.level == 1) os << I3 << "cb_wait_front(" << s.cb << ", 1);\n";
+        ExprCompiler ec(p, os, I3, inits, slots, 1);
+        std::vector<int> roots;
+        for (int r : p.reduce_nodes) roots.push_back(k.nodes[size_t(r)].src[0]);
+        ec.count_uses(roots);
+        std::vector<Val> vals;
+        for (int r : roots) vals.push_back(ec.eval(r));
+        for (Val& v : vals) v.slot = exclusive(os, I3, inits, slots, v);  // the mask writes them
+        if (mask) {  // the partial last tile of the reduced axes: padding becomes the identity
+            uint32_t m = slots.alloc(), id = slots.alloc();
+            os << I3 << "if (edge) {\n";
+            std::string I4 = I3 + "    ";
+            InitTracker in_edge = inits;
+            os << I4 << "cb_wait_front(" << p.mask_cb << ", 1);\n";
+            emit_copy_tile(os, I4, in_edge, p.mask_cb, m);
+            for (size_t j = 0; j < vals.size(); ++j) {
+                const Node& rn = k.nodes[size_t(p.reduce_nodes[j])];
+                emit_fill(os, I4, in_edge, id, f32_bits_of(rn.dtype, kernel::reduce_identity_bits(rn.op, rn.dtype)));
+                emit_init(os, I4, in_edge, "where_tile_init();");
+                os << I4 << "where_tile<DataFormat::Float32>(" << m << ", " << vals[j].slot << ", " << id << ", "
+                   << vals[j].slot << ");\n";
+            }
+            os << I4 << "cb_pop_front(" << p.mask_cb << ", 1);\n" << I3 << "}\n";
+            inits.reset();
+            slots.free(m);
+            slots.free(id);
+        }
+        // acc = combine(acc, value)
+        for (size_t j = 0; j < vals.size(); ++j) {
+            const Node& rn = k.nodes[size_t(p.reduce_nodes[j])];
+            uint32_t scratch[2] = {0, 0};
+            uint32_t ns = combine_scratch(rn.op, rn.dtype);
+            for (uint32_t s = 0; s < ns; ++s) scratch[s] = slots.alloc();
+            emit_combine(os, I3, inits, rn.op, rn.dtype, acc[j], vals[j].slot, scratch);
+            for (uint32_t s = 0; s < ns; ++s) slots.free(scratch[s]);
+            slots.drop(vals[j].slot);
+        }
+        for (const Stream& s : p.streams)
+            if (s.level == 1) os << I3 << "cb_pop_front(" << s.cb << ", 1);\n";
+        os << I2 << "}\n";
+        inits.reset();
+        if (p.reduce_rows || p.reduce_cols)
+            for (size_t j = 0; j < acc.size(); ++j) {
+                uint32_t s0 = slots.alloc(), s1 = slots.alloc();
+                in_tile_reduce(p, os, I2, inits, k.nodes[size_t(p.reduce_nodes[j])].op, acc[j], s0, s1);
+                slots.free(s0);
+                slots.free(s1);
+            }
+    }
+    for (auto [node, slot] : reduced) slots.busy[slot] = true;
+    // The epilogue: the output's expression over the reduce results and the level-0 streams.
+    for (const Stream& s : p.streams)
+        if (s.level == 0) os << I2 << "cb_wait_front(" << s.cb << ", 1);\n";
+    // A load stored bit for bit (an integer copy, or a bitcast chain): no conversion either way.
+    int raw_load = p.out_node;
+    while (k.nodes[size_t(raw_load)].op == Op::bitcast) raw_load = k.nodes[size_t(raw_load)].src[0];
+    const bool raw = k.nodes[size_t(raw_load)].op == Op::load &&
+                     (raw_load != p.out_node || p.out_format == protocol::DataFormat::Int32);
+    const bool raw_int = raw;
+    ExprCompiler ec(p, os, I2, inits, slots, 0, raw ? raw_load : -1);
+    for (auto [node, slot] : reduced) ec.provide(node, slot);
+    ec.count_uses({p.out_node});
+    uint32_t res = ec.eval(p.out_node).slot;
+    if (p.out_format == protocol::DataFormat::Int32 && !raw_int) {  // an exact f32 integer → Int32
+        res = exclusive(os, I2, inits, slots, Val{res});
+        emit_init(os, I2, inits, "typecast_tile_init<" + std::string(kTypecastFloatToInt) + ">();");
+        os << I2 << "typecast_tile<" << kTypecastFloatToInt << ">(" << res << ");\n";
+    }
+    for (const Stream& s : p.streams)
+        if (s.level == 0) os << I2 << "cb_pop_front(" << s.cb << ", 1);\n";
+    os << I2 << "tile_regs_commit();\n"
+       << I2 << "cb_reserve_back(" << p.out_cb << ", 1);\n"
+       << I2 << "tile_regs_wait();\n"
+       << I2 << "pack_tile(" << res << ", " << p.out_cb << ");\n"
+       << I2 << "tile_regs_release();\n"
+       << I2 << "cb_push_back(" << p.out_cb << ", 1);\n"
+       << I1 << "}\n"
+       << "}\n";
+    return os.str();
+}
+
+}  // namespace zyx::tt::codegen
