@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "emu_example_programs.hpp"
 #include "example_util.hpp"
 
 using namespace example;
@@ -25,59 +26,13 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// Best of `reps` runs of f, in seconds.
-double best_of(int reps, const std::function<void()>& f) {
-    double best = 1e30;
-    for (int i = 0; i < reps; ++i) {
-        auto t0 = Clock::now();
-        f();
-        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-    return best;
-}
-
-struct GridProgram {
-    Device& dev;
-    ProgramId prog;
-};
+using bench::best_of;
 
 void bench_matmul() {
-    const uint32_t M = 1024, K = 1024, N = 1024, Mt = M / 32, Kt = K / 32, Nt = N / 32, tile = 2048;
-    Device dev(preset("wormhole-n150"));
-    const auto& s = dev.spec();
-    CoreRangeSet grid{CoreRange{{0, 0}, {s.grid_x - 1, s.grid_y - 1}}};
-    uint32_t ncores = s.grid_x * s.grid_y;
+    const uint32_t M = 1024, K = 1024, N = 1024;
+    double t_emu = bench::example_matmul_seconds(M, K, N);
     std::vector<float> a(size_t(M) * K), b(size_t(K) * N);
     for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 17) - 8) / 8, b[i] = float(int(i % 13) - 6) / 8;
-    Buffer A = dev.buffer_create(size_t(M) * K * 2, tile), B = dev.buffer_create(size_t(K) * N * 2, tile),
-           C = dev.buffer_create(size_t(M) * N * 2, tile);
-    auto at = tilize(a, M, K), bt = tilize(b, K, N);
-    dev.buffer_write(A.id, at.data(), at.size() * 2);
-    dev.buffer_write(B.id, bt.data(), bt.size() * 2);
-    ProgramSpec ps;
-    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 2, grid});
-    std::vector<uint32_t> rct = dev.tensor_accessor_args(A.id), bct = dev.tensor_accessor_args(B.id);
-    rct.insert(rct.end(), bct.begin(), bct.end());
-    KernelSpec comp = kernel("compute_matmul.cpp", KernelKind::Compute, grid);
-    comp.compute.fp32_dest_acc_en = true;
-    ps.kernels = {kernel("reader_matmul_tiles.cpp", KernelKind::DataMovement1, grid, rct),
-                  kernel("writer_tiles.cpp", KernelKind::DataMovement0, grid, dev.tensor_accessor_args(C.id)), comp};
-    ProgramId p = dev.program_create(ps);
-    for (uint32_t i = 0; i < ncores; ++i) {
-        uint32_t start, count;
-        split_work(Mt * Nt, ncores, i, &start, &count);
-        CoreCoord c{i % s.grid_x, i / s.grid_x};
-        dev.program_set_runtime_args(p, 0, c, {A.address, B.address, Kt, Nt, start, count});
-        dev.program_set_runtime_args(p, 1, c, {C.address, start, count});
-        dev.program_set_runtime_args(p, 2, c, {Kt, count});
-    }
-    auto launch = [&] {
-        dev.program_launch(p);
-        dev.wait();
-    };
-    launch();  // warm: first touch of L1, DRAM and fiber stacks
-    double t_emu = best_of(std::getenv("ZYX_BENCH_REPS") ? std::atoi(std::getenv("ZYX_BENCH_REPS")) : 3, launch);
-
     std::vector<float> fc(size_t(M) * N);
     openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
     auto sgemm = [&] {
@@ -97,41 +52,7 @@ void bench_eltwise() {
     // so both sides are measured at memory bandwidth (memcpy below copies 64 MiB for the same
     // reason).
     const uint32_t n_tiles = 16384, tile = 2048;
-    Device dev(preset("wormhole-n150"));
-    const auto& s = dev.spec();
-    CoreRangeSet grid{CoreRange{{0, 0}, {s.grid_x - 1, s.grid_y - 1}}};
-    uint32_t ncores = s.grid_x * s.grid_y;
-    std::vector<uint16_t> host(size_t(n_tiles) * 1024, 0x3f80);
-    Buffer A = dev.buffer_create(uint64_t(n_tiles) * tile, tile), B = dev.buffer_create(uint64_t(n_tiles) * tile, tile),
-           C = dev.buffer_create(uint64_t(n_tiles) * tile, tile);
-    dev.buffer_write(A.id, host.data(), host.size() * 2);
-    dev.buffer_write(B.id, host.data(), host.size() * 2);
-    ProgramSpec ps;
-    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 4, grid});
-    std::vector<uint32_t> rct = dev.tensor_accessor_args(A.id), bct = dev.tensor_accessor_args(B.id);
-    rct.insert(rct.end(), bct.begin(), bct.end());
-    KernelSpec comp;
-    comp.name = "add";
-    comp.kind = KernelKind::Compute;
-    comp.cores = grid;
-    comp.source = kernel_source("../../02_eltwise_binary/kernels/compute_add.cpp");
-    ps.kernels = {kernel("reader_binary_tiles.cpp", KernelKind::DataMovement1, grid, rct),
-                  kernel("writer_tiles.cpp", KernelKind::DataMovement0, grid, dev.tensor_accessor_args(C.id)), comp};
-    ProgramId p = dev.program_create(ps);
-    for (uint32_t i = 0; i < ncores; ++i) {
-        uint32_t start, count;
-        split_work(n_tiles, ncores, i, &start, &count);
-        CoreCoord c{i % s.grid_x, i / s.grid_x};
-        dev.program_set_runtime_args(p, 0, c, {A.address, B.address, start, count});
-        dev.program_set_runtime_args(p, 1, c, {C.address, start, count});
-        dev.program_set_runtime_args(p, 2, c, {count});
-    }
-    auto launch = [&] {
-        dev.program_launch(p);
-        dev.wait();
-    };
-    launch();
-    double t_emu = best_of(std::getenv("ZYX_BENCH_REPS") ? std::atoi(std::getenv("ZYX_BENCH_REPS")) : 3, launch);
+    double t_emu = bench::example_eltwise_add_seconds(n_tiles);
     double bytes = 3.0 * n_tiles * tile;  // two operands read, one result written
 
     std::vector<char> src(size_t(64) << 20, 1), dst(src.size());

@@ -220,6 +220,20 @@ public:
         }
         return out;
     }
+    // The same values written into `dst`, which has room for `count` >= numel() elements of T:
+    // no allocation, for large tensors read again and again. InvalidArgument when count is short.
+    template <class T>
+    void to_buffer(T* dst, size_t count) const {
+        check_defined("to_buffer");
+        check_room("to_buffer", count);
+        if constexpr (std::is_same_v<T, bool>) {
+            std::vector<uint8_t> raw(static_cast<size_t>(numel()));
+            read_values(DType::bool_, raw.data(), raw.size());
+            for (size_t i = 0; i < raw.size(); ++i) dst[i] = raw[i] != 0;
+        } else {
+            read_values(dtype_of<T>(), dst, static_cast<size_t>(numel()) * sizeof(T));
+        }
+    }
     // The one element of a tensor with numel() == 1 (any shape), converted to T.
     template <class T>
     T item() const {
@@ -401,6 +415,7 @@ private:
     void read_values(DType as, void* dst, size_t bytes) const;
     void check_item() const;
     void check_defined(const char* op) const;  // InvalidArgument naming `op` for an undefined tensor
+    void check_room(const char* op, size_t count) const;  // InvalidArgument when count < numel()
     std::shared_ptr<graph::Node> node_;
 };
 

@@ -217,6 +217,13 @@ bool Tensor::is_realized() const {
     return n->buffer != nullptr;
 }
 
+void Tensor::check_room(const char* op, size_t count) const {
+    int64_t n = numel();
+    if (count < size_t(n))
+        throw Error(ErrorStatus::InvalidArgument, std::string(op) + ": room for " + std::to_string(count) +
+                                                      " elements, the tensor has " + std::to_string(n));
+}
+
 void Tensor::read_values(DType as, void* dst, size_t bytes) const {
     const NodePtr& n = node_of(*this, "to_vector");
     if (as == n->dtype) {

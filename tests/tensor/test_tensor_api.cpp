@@ -96,6 +96,21 @@ TEST(Read, ToVectorConvertsByTheCastRules) {
     EXPECT_EQ(big.to_vector<int64_t>()[0], (int64_t(1) << 60) + 1);  // 64-bit integers stay exact
 }
 
+TEST(Read, ToBufferWritesIntoTheCallersMemory) {
+    zyx::Tensor t = zyx::tensor({1.5f, -2.f, 3.f, 0.f}).reshape({2, 2});
+    std::vector<float> f(5, 9.f);
+    t.to_buffer(f.data(), f.size());
+    EXPECT_EQ(f, (std::vector<float>{1.5f, -2.f, 3.f, 0.f, 9.f}));  // only numel() elements written
+    int32_t i[4];
+    t.to_buffer(i, 4);  // converted by the cast rules
+    EXPECT_EQ(i[0], 1);
+    EXPECT_EQ(i[1], -2);
+    bool b[4];
+    t.to_buffer(b, 4);
+    EXPECT_TRUE(b[0]);
+    EXPECT_FALSE(b[3]);
+}
+
 TEST(Read, ItemOfOneElement) {
     EXPECT_EQ(zyx::tensor({{7}}).item<int>(), 7);
     EXPECT_FLOAT_EQ(zyx::tensor({1.f, 2.f, 3.f}).sum().item<float>(), 6.f);

@@ -187,6 +187,10 @@ TEST(Errors, ReadingAndHandles) {
     expect_error([] { Tensor().exp(); }, {"exp", "undefined"});
     expect_op_error("to_vector", [] { Tensor().to_vector<float>(); }, {"undefined"});
     expect_op_error("item", [] { Tensor().item<int>(); }, {"undefined"});
+    expect_op_error("to_buffer", [] {
+        float room[5];
+        a23.to_buffer(room, 5);
+    }, {"room for 5", "6"});
     expect_error([] { a23 + zyx::ones({2, 3}, DType::f32, Device::interpreter()); }, {"add", "host", "interpreter", ".to()"});
 }
 

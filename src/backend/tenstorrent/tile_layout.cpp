@@ -1,6 +1,11 @@
 #include "backend/tenstorrent/tile_layout.hpp"
 
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "core/error.hpp"
 
@@ -60,6 +65,48 @@ void for_tiles(const TiledShape& s, uint64_t first, uint64_t count, F&& f) {
     }
 }
 
+// Copies one face row (16 datums of Z bytes). Streaming (non-temporal) stores when the target
+// is 16-byte aligned: the bytes are read by someone else next (the runtime, or the caller, long
+// after), so fetching the target lines into the cache first would only cost bandwidth.
+template <size_t Z>
+inline void copy_face_row(uint8_t* dst, const uint8_t* src, bool stream) {
+#if defined(__SSE2__)
+    if (stream) {
+        for (size_t b = 0; b < 16 * Z; b += 16)
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + b),
+                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + b)));
+        return;
+    }
+#endif
+    (void)stream;
+    std::memcpy(dst, src, 16 * Z);
+}
+inline void stream_fence() {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
+
+// One full 32×32 tile between a row-major matrix (row stride `ld` elements) and face order, in
+// face order (sequential on the tile side); Z bytes per element, the same on both sides.
+template <size_t Z>
+void tilize_full(const uint8_t* src, uint64_t ld, uint8_t* tile) {
+    const bool stream = aligned16(tile);
+    for (uint32_t f = 0; f < 4; ++f) {
+        const uint8_t* s0 = src + ((f / 2) * 16 * ld + (f % 2) * 16) * Z;
+        for (uint32_t r = 0; r < 16; ++r, tile += 16 * Z) copy_face_row<Z>(tile, s0 + r * ld * Z, stream);
+    }
+}
+template <size_t Z>
+void untilize_full(const uint8_t* tile, uint64_t ld, uint8_t* dst) {
+    const bool stream = aligned16(dst) && (ld * Z) % 16 == 0;
+    for (uint32_t f = 0; f < 4; ++f) {
+        uint8_t* d0 = dst + ((f / 2) * 16 * ld + (f % 2) * 16) * Z;
+        for (uint32_t r = 0; r < 16; ++r, tile += 16 * Z) copy_face_row<Z>(d0 + r * ld * Z, tile, stream);
+    }
+}
+
 }  // namespace
 
 void tilize(const void* src, DType t, const TiledShape& s, uint64_t first, uint64_t count, void* dst) {
@@ -69,8 +116,14 @@ void tilize(const void* src, DType t, const TiledShape& s, uint64_t first, uint6
     uint8_t* out = static_cast<uint8_t*>(dst);
     for_tiles(s, first, count, [&](uint64_t i, uint64_t m, uint64_t r0, uint64_t c0, uint64_t nr, uint64_t nc) {
         uint8_t* tp = out + i * tile;
-        if (nr < kTileDim || nc < kTileDim) std::memset(tp, 0, tile);
         const uint8_t* mat = in + m * s.rows * s.cols * z.host;
+        if (nr == kTileDim && nc == kTileDim && t != DType::bool_) {  // the common case, at memcpy speed
+            const uint8_t* src0 = mat + (r0 * s.cols + c0) * z.host;
+            if (z.host == 4) tilize_full<4>(src0, s.cols, tp);
+            else tilize_full<2>(src0, s.cols, tp);
+            return;
+        }
+        if (nr < kTileDim || nc < kTileDim) std::memset(tp, 0, tile);
         for (uint64_t r = 0; r < nr; ++r) {
             const uint8_t* row = mat + ((r0 + r) * s.cols + c0) * z.host;
             // One face row at a time: 16 datums contiguous in both layouts.
@@ -86,6 +139,7 @@ void tilize(const void* src, DType t, const TiledShape& s, uint64_t first, uint6
             }
         }
     });
+    stream_fence();  // streamed stores are visible before the bytes are handed on
 }
 
 void untilize(const void* src, DType t, const TiledShape& s, uint64_t first, uint64_t count, void* dst) {
@@ -96,6 +150,12 @@ void untilize(const void* src, DType t, const TiledShape& s, uint64_t first, uin
     for_tiles(s, first, count, [&](uint64_t i, uint64_t m, uint64_t r0, uint64_t c0, uint64_t nr, uint64_t nc) {
         const uint8_t* tp = in + i * tile;
         uint8_t* mat = out + m * s.rows * s.cols * z.host;
+        if (nr == kTileDim && nc == kTileDim && t != DType::bool_) {
+            uint8_t* dst0 = mat + (r0 * s.cols + c0) * z.host;
+            if (z.host == 4) untilize_full<4>(tp, s.cols, dst0);
+            else untilize_full<2>(tp, s.cols, dst0);
+            return;
+        }
         for (uint64_t r = 0; r < nr; ++r) {
             uint8_t* row = mat + ((r0 + r) * s.cols + c0) * z.host;
             for (uint64_t fc = 0; fc < nc; fc += 16) {
@@ -110,6 +170,7 @@ void untilize(const void* src, DType t, const TiledShape& s, uint64_t first, uin
             }
         }
     });
+    stream_fence();
 }
 
 }  // namespace zyx::tt
