@@ -199,7 +199,7 @@ uint32_t op_scratch(const Kernel& k, int i) {
         case Op::max: case Op::min: return f ? 2 : 0;
         case Op::cast: {
             DType from = k.nodes[size_t(n.src[0])].dtype;
-            if (n.dtype == DType::bf16 && from == DType::f32 && !only_feeds_output(k, i)) return 1;
+            if (n.dtype == DType::bf16 && from == DType::f32 && !only_feeds_output(k, i)) return 2;
             return 0;
         }
         default: return 0;
@@ -285,11 +285,17 @@ void emit_op(std::ostringstream& os, const std::string& ind, InitTracker& t, con
             if (to == DType::bool_ && from != DType::bool_) return nonzero(a, out);
             if (to == DType::bf16 && from == DType::f32 && !only_feeds_output(k, i)) {
                 // Round to bf16 inside the kernel (Veltkamp's split with 2^16 + 1: the high part
-                // of x is x rounded to 8 significant bits, to nearest even; docs/numerics.md).
+                // hi = c - (c - x), c = x·65537, is x rounded to 8 significant bits, to nearest
+                // even; docs/numerics.md). hi is NaN exactly when x is ±inf or NaN or c overflows:
+                // then x itself.
                 emit_fill(os, ind, t, s[0], 0x47800080u);  // 65537.0f
                 emit_binary(os, ind, t, "mul_binary", a, s[0], s[0]);
-                emit_binary(os, ind, t, "sub_binary", s[0], a, out);
-                emit_binary(os, ind, t, "sub_binary", s[0], out, out);
+                emit_binary(os, ind, t, "sub_binary", s[0], a, s[1]);
+                emit_binary(os, ind, t, "sub_binary", s[0], s[1], s[1]);
+                emit_copy(os, ind, t, s[1], s[0]);
+                emit_unary(os, ind, t, "isnan", s[0]);
+                emit_init(os, ind, t, "where_tile_init();");
+                os << ind << "where_tile<DataFormat::Float32>(" << s[0] << ", " << a << ", " << s[1] << ", " << out << ");\n";
                 return;
             }
             if (dtype_is_float(from) && dtype_is_int(to)) return unary("trunc");  // the packer's typecast converts
