@@ -276,7 +276,7 @@ public:
     Tensor tan() const;
     Tensor tanh() const;
     Tensor sigmoid() const;
-    Tensor erf() const;                // error function (|error| < 2e-7, from exp)
+    Tensor erf() const;                // error function (C erf of the working precision)
     Tensor abs() const;
     Tensor sign() const;
     Tensor floor() const;

@@ -122,22 +122,8 @@ NodePtr log1p_node(const NodePtr& x) {
     return graph::make_where(exact, x, graph::make_where(inf, u, scaled));
 }
 
-// erf by Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7): 1 − poly(t)·e^(−x²), t = 1/(1 + p|x|).
-NodePtr erf_node(const NodePtr& x) {
-    const double p = 0.3275911, a1 = 0.254829592, a2 = -0.284496736, a3 = 1.421413741, a4 = -1.453152027,
-                 a5 = 1.061405429;
-    NodePtr ax = un(Op::abs, x);
-    NodePtr t = un(Op::recip, bin_lit(Op::add, bin_lit(Op::mul, ax, p), 1.0));
-    NodePtr poly = bin_lit(Op::add, bin_lit(Op::mul, t, a5), a4);
-    for (double a : {a3, a2, a1}) poly = bin_lit(Op::add, bin(Op::mul, poly, t), a);
-    poly = bin(Op::mul, poly, t);
-    NodePtr e = un(Op::exp, un(Op::neg, bin(Op::mul, x, x)));
-    NodePtr y = bin(Op::sub, lit(x, 1.0), bin(Op::mul, poly, e));
-    return bin(Op::mul, un(Op::sign, x), y);
-}
-
 // Composite float math with literal constants runs in f32 for 16-bit floats (PyTorch's "opmath"),
-// so constants such as erf's coefficients are not rounded to bf16; the result is rounded once.
+// so constants such as gelu's 1/√2 are not rounded to bf16; the result is rounded once.
 struct OpMath {
     DType out;
     NodePtr x;
@@ -196,10 +182,7 @@ Tensor Tensor::tan() const {
 }
 Tensor Tensor::tanh() const { return float_unary(*this, Op::tanh, "tanh"); }
 Tensor Tensor::sigmoid() const { return float_unary(*this, Op::sigmoid, "sigmoid"); }
-Tensor Tensor::erf() const {
-    OpMath m = opmath(*this, "erf");
-    return opmath_result(m, erf_node(m.x));
-}
+Tensor Tensor::erf() const { return float_unary(*this, Op::erf, "erf"); }
 Tensor Tensor::abs() const { return numeric_unary(*this, Op::abs, "abs"); }
 Tensor Tensor::sign() const { return numeric_unary(*this, Op::sign, "sign"); }
 Tensor Tensor::floor() const { return numeric_unary(*this, Op::floor, "floor"); }
@@ -243,7 +226,7 @@ Tensor Tensor::gelu(bool approximate) const {
         NodePtr x3 = bin(Op::mul, bin(Op::mul, x, x), x);
         inner = un(Op::tanh, bin_lit(Op::mul, bin(Op::add, x, bin_lit(Op::mul, x3, 0.044715)), 0.7978845608028654));
     } else {  // erf(x / √2)
-        inner = erf_node(bin_lit(Op::mul, x, 0.7071067811865476));
+        inner = un(Op::erf, bin_lit(Op::mul, x, 0.7071067811865476));
     }
     return opmath_result(m, bin(Op::mul, bin_lit(Op::mul, x, 0.5), bin_lit(Op::add, inner, 1.0)));
 }

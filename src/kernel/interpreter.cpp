@@ -146,6 +146,7 @@ template <class T> T unary_op(Op op, T x) {
             case Op::cos: return std::cos(x);
             case Op::tanh: return std::tanh(x);
             case Op::sigmoid: return T(1) / (T(1) + std::exp(-x));
+            case Op::erf: return std::erf(x);  // erff in the f32 carrier of f32/f16/bf16, erf for f64
             case Op::relu: return x < T(0) ? T(0) : x;
             case Op::abs: return std::fabs(x);
             case Op::floor: return std::floor(x);

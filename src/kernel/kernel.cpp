@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kOpNames[kNumOps] = {
     "load", "constant", "scalar", "index",
     "neg", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "recip", "sin", "cos", "tanh", "sigmoid",
-    "relu", "abs", "floor", "ceil", "round", "sign", "logical_not", "bit_not",
+    "erf", "relu", "abs", "floor", "ceil", "round", "sign", "logical_not", "bit_not",
     "add", "sub", "mul", "div", "pow", "max", "min", "mod",
     "cmp_lt", "cmp_le", "cmp_gt", "cmp_ge", "cmp_eq", "cmp_ne",
     "logical_and", "logical_or", "logical_xor", "bit_and", "bit_or", "bit_xor", "shl", "shr",
@@ -98,6 +98,7 @@ bool op_accepts(Op op, DType t) {
     switch (op) {
         case Op::exp: case Op::exp2: case Op::log: case Op::log2: case Op::sqrt: case Op::rsqrt:
         case Op::recip: case Op::sin: case Op::cos: case Op::tanh: case Op::sigmoid:
+        case Op::erf:
             return f;
         case Op::neg: case Op::relu: case Op::abs: case Op::floor: case Op::ceil: case Op::round:
         case Op::sign: case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::pow:

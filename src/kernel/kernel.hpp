@@ -70,6 +70,7 @@ enum class Op : uint8_t {
     cos,          // cosine (radians)                  float only
     tanh,         // hyperbolic tangent                float only
     sigmoid,      // 1 / (1 + e^-x)                    float only
+    erf,          // error function; erf(±inf) = ±1    float only
     relu,         // x < 0 ? 0 : x  (NaN stays NaN; identity on unsigned)
     abs,          // |x| (integers wrap: abs(MIN) = MIN)
     floor,        // round toward -inf (identity on integers)

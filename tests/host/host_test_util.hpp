@@ -8,7 +8,7 @@
 // NaN matches NaN; ±inf must match. The dtype whose row applies is the least precise of the
 // output's dtype and of every float dtype in which a value that may differ is computed or rounded
 // on the way to the output: a value differs after a library function (exp exp2 log log2 sin cos
-// tanh sigmoid pow) or a float sum the host reorders (host_sum_reorders; float products stay in
+// tanh sigmoid erf pow) or a float sum the host reorders (host_sum_reorders; float products stay in
 // order), and so does every node computed from it (tanh.f32 → cast.f64 is compared with the f32
 // tolerance; exact ops, loads and casts of exact values keep the output's own). An integer or bool
 // output such a value reaches is not compared (a last-bit difference becomes another integer
@@ -113,7 +113,7 @@ inline bool may_differ(const Kernel& k, const kernel::Node& nd) {
     if (!dtype_is_float(nd.dtype)) return false;
     switch (nd.op) {
         case Op::exp: case Op::exp2: case Op::log: case Op::log2: case Op::sin: case Op::cos: case Op::tanh:
-        case Op::sigmoid: case Op::pow: return true;
+        case Op::sigmoid: case Op::erf: case Op::pow: return true;
         case Op::reduce_sum: return host_sum_reorders(k, nd.dtype);
         default: return false;
     }

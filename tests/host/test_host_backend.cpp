@@ -215,6 +215,65 @@ TEST(HostDevice, ElementwiseAgreesAndEqualKernelsShareOneProgram) {
     EXPECT_EQ(pool.live_buffers(), 0u);
 }
 
+// erf through glibc's vector erff/erf (libmvec) against the interpreter's scalar libm, in every
+// float dtype: specials (signed zeros, infinities, NaNs, subnormals, the largest finite value, the
+// saturated tails), a sweep over [-6, 6] and random values; 1003 elements, so the vector loop
+// has a tail. erf(±0) = ±0, erf(±inf) = ±1 and erf(NaN) = NaN exactly on both sides.
+TEST(HostDevice, ErfAgreesWithTheInterpreterInEveryFloatDtype) {
+    HostPool pool;
+    HostDevice dev(pool);
+    std::mt19937_64 rng(11);
+    const int64_t n = 1003;
+    for (DType t : {DType::f32, DType::f64, DType::bf16, DType::f16}) {
+        SCOPED_TRACE(std::string(dtype_name(t)));
+        const double tiny = t == DType::f64 ? 4.9406564584124654e-324 : t == DType::f32 ? 1.4012984643e-45
+                            : t == DType::f16 ? 5.9604644775390625e-8 : 9.18354961579912e-41;
+        const double big = t == DType::f64 ? 1.7976931348623157e308 : t == DType::f32 ? 3.4028234663852886e38
+                           : t == DType::f16 ? 65504 : 3.3895313892515355e38;
+        const std::vector<double> specials = {0, -0.0, INFINITY, -INFINITY, NAN, -NAN, tiny, -tiny,
+                                              big, -big, 6, -6, 3.5, -3.5, 1e-3, -1e-3};
+        std::vector<uint64_t> bits;
+        for (double v : specials) bits.push_back(bits_from_double(t, v));
+        for (int v = 2; v <= 4; ++v) bits.push_back(host_test::nan_bits(t, v));  // NaNs with payloads
+        for (int64_t i = 0; int64_t(bits.size()) < n / 2; ++i) bits.push_back(bits_from_double(t, -6 + 0.03 * double(i)));
+        while (int64_t(bits.size()) < n) bits.push_back(host_test::random_bits(t, rng));
+        Case c;
+        Kernel& k = c.kernel;
+        k.shape = {n};
+        int x = k.load(k.add_input(t, View::contiguous({n})));
+        k.add_output(t, View::contiguous({n}), k.unary(Op::erf, x));
+        size_t sz = dtype_size(t);
+        std::vector<uint8_t> in(size_t(n) * sz);
+        for (size_t i = 0; i < bits.size(); ++i) std::memcpy(in.data() + i * sz, &bits[i], sz);
+        c.buffers = {in, std::vector<uint8_t>(size_t(n) * sz, 0xab)};
+        ProgramId p = dev.compile(c.kernel);
+        auto want = run_reference(c);
+        auto got = run_host(pool, dev, p, c);
+        EXPECT_EQ(compare_outputs(c, want, got), "");
+        auto value = [&](const std::vector<uint8_t>& b, size_t i) {
+            uint64_t v = 0;
+            std::memcpy(&v, b.data() + i * sz, sz);
+            return double_from_bits(t, v);
+        };
+        const double exact[] = {0, -0.0, 1, -1, NAN, NAN};  // erf of the first six specials
+        for (size_t i = 0; i < std::size(exact); ++i)
+            for (const auto* side : {&want, &got}) {
+                double v = value((*side)[1], i);
+                const char* who = side == &want ? "interpreter" : "host";
+                if (std::isnan(exact[i])) {
+                    EXPECT_TRUE(std::isnan(v)) << who << ": erf(" << specials[i] << ") = " << v;
+                } else {
+                    EXPECT_EQ(v, exact[i]) << who << ": erf(" << specials[i] << ")";
+                    EXPECT_EQ(std::signbit(v), std::signbit(exact[i])) << who << ": erf(" << specials[i] << ")";
+                }
+            }
+        for (size_t i = 8; i < 12; ++i)  // erf(±big) and erf(±6) saturate to ±1
+            EXPECT_EQ(value(got[1], i), specials[i] < 0 ? -1.0 : 1.0) << "host: erf(" << specials[i] << ")";
+        dev.release(p);
+    }
+    EXPECT_EQ(pool.live_buffers(), 0u);
+}
+
 TEST(HostDevice, LaunchErrorsNameTheArgumentAndLeaveTheDeviceUsable) {
     HostPool pool;
     HostDevice dev(pool);

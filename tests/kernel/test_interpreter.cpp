@@ -62,6 +62,7 @@ TEST(Interpreter, FloatUnaryExactValuesEveryFloatDtype) {
         expect_same(unary_f(Op::cos, t, {0}), {1}, "cos");
         expect_same(unary_f(Op::tanh, t, {0, inf, -inf, nan_}), {0, 1, -1, nan_}, "tanh");
         expect_same(unary_f(Op::sigmoid, t, {0, inf, -inf}), {0.5, 1, 0}, "sigmoid");
+        expect_same(unary_f(Op::erf, t, {0, inf, -inf, nan_, 6, -6}), {0, 1, -1, nan_, 1, -1}, "erf");
         expect_same(unary_f(Op::relu, t, {-2, 3, nan_, 0}), {0, 3, nan_, 0}, "relu");
         expect_same(unary_f(Op::abs, t, {-2, -0.0, -inf}), {2, 0, inf}, "abs");
         expect_same(unary_f(Op::floor, t, {-1.5, 1.5, -0.0}), {-2, 1, -0.0}, "floor");
@@ -82,6 +83,7 @@ TEST(Interpreter, FloatTranscendentalsRoundedPerDtype) {
     expect_near(unary_f(Op::cos, DType::f32, {1}), {0.5403023059}, 1e-7, "cos");
     expect_near(unary_f(Op::tanh, DType::f32, {0.5}), {0.4621171573}, 1e-7, "tanh");
     expect_near(unary_f(Op::sigmoid, DType::f32, {1}), {0.7310585786}, 1e-7, "sigmoid");
+    expect_near(unary_f(Op::erf, DType::f32, {0.5}), {0.5204998778}, 1e-7, "erf");
     // 1/3 in f16 is 0.333251953125 (nearest even of 0x3555.4…)
     expect_same(unary_f(Op::recip, DType::f16, {3}), {0.333251953125}, "recip f16");
 }

@@ -260,7 +260,7 @@ struct Case {
     OpFn op;
     RefFn ref;
     double tol_scale = 1;   // > 1 for ops whose reference differs by construction (approximations)
-    double atol_floor = 0;  // absolute error an approximation is documented to have (erf: 2e-7)
+    double atol_floor = 0;  // absolute error an approximation is documented to have
     bool strided = true;    // also run with non-contiguous inputs
 };
 
@@ -303,8 +303,10 @@ void unary_float(Table& t, const std::string& name, const std::function<Tensor(c
               [f](const Refs& r) { return map(r[0], f32, f); }, 1, atol_floor);
     }
 }
-// erf is computed by Abramowitz & Stegun 7.1.26 (documented |error| <= 1.5e-7 in exact arithmetic).
-constexpr double kErfError = 3e-7;
+// erf is the IR's erf op: libm erf for f64 (within 1 ulp, inside the f64 tolerance) and erff for the
+// rest (within 5.8e-8 of erf(x) in double for every float in [-3, 3]; glibc's vector erff, which
+// the host calls, within 7.5e-8), far inside the f32 tolerance: no absolute floor is needed.
+constexpr double kErfError = 0;
 
 void unary_keep(Table& t, const std::string& name, const std::vector<DType>& dtypes,
                 const std::function<Tensor(const Tensor&)>& op, const std::function<double(double)>& f) {
@@ -335,7 +337,7 @@ Table unary_group() {
     unary_float(t, "erf", [](const Tensor& x) { return x.erf(); }, [](double v) { return std::erf(v); }, Gen::real, -3, 3,
                 kErfError);
     unary_float(t, "gelu", [](const Tensor& x) { return x.gelu(); },
-                [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }, Gen::real, -3, 3, 3 * kErfError);
+                [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }, Gen::real, -3, 3, kErfError);
     unary_float(t, "gelu_tanh", [](const Tensor& x) { return x.gelu(true); }, [](double v) {
         return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
     });

@@ -253,6 +253,7 @@ struct Codegen {
                 case Op::cos: return fname("cos", t) + "(" + a + ")";
                 case Op::tanh: return fname("tanh", t) + "(" + a + ")";
                 case Op::sigmoid: return "(" + one + " / (" + one + " + " + fname("exp", t) + "(-" + a + ")))";
+                case Op::erf: return fname("erf", t) + "(" + a + ")";
                 case Op::relu: return "(" + a + " < " + zero + " ? " + zero + " : " + a + ")";
                 case Op::abs: return fname("fabs", t) + "(" + a + ")";
                 case Op::floor: return fname("floor", t) + "(" + a + ")";

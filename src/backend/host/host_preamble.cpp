@@ -22,6 +22,7 @@ ZX_SIMD float log2f(float) noexcept;  ZX_SIMD double log2(double) noexcept;
 ZX_SIMD float sinf(float) noexcept;   ZX_SIMD double sin(double) noexcept;
 ZX_SIMD float cosf(float) noexcept;   ZX_SIMD double cos(double) noexcept;
 ZX_SIMD float tanhf(float) noexcept;  ZX_SIMD double tanh(double) noexcept;
+ZX_SIMD float erff(float) noexcept;   ZX_SIMD double erf(double) noexcept;
 ZX_SIMD float powf(float, float) noexcept; ZX_SIMD double pow(double, double) noexcept;
 }
 #include <math.h>

@@ -97,7 +97,7 @@ bool tile_op_ok(const Kernel& k, int i, std::string* why) {
             if (dtype_is_unsigned_int(n.dtype)) return no(why, "unsigned wrap-around");
             return true;
         case Op::exp: case Op::exp2: case Op::log: case Op::log2: case Op::sqrt: case Op::rsqrt: case Op::recip:
-        case Op::sin: case Op::cos: case Op::tanh: case Op::sigmoid:
+        case Op::sin: case Op::cos: case Op::tanh: case Op::sigmoid: case Op::erf:
             return f;
         case Op::relu: case Op::floor: case Op::ceil: case Op::round: case Op::sign: case Op::logical_not: return true;
         case Op::bit_not: return b ? true : no(why, "bit operations on integers");
@@ -243,6 +243,11 @@ void emit_op(std::ostringstream& os, const std::string& ind, InitTracker& t, con
         case Op::cos: return unary("cos");
         case Op::tanh: return unary("tanh");
         case Op::sigmoid: return unary("sigmoid");
+        case Op::erf:  // the accurate form (erf_tile's default is the fast approximation)
+            emit_copy(os, ind, t, a, out);
+            emit_init(os, ind, t, "erf_tile_init<false>();");
+            os << ind << "erf_tile<false>(" << out << ");\n";
+            return;
         case Op::relu: return f || dtype_is_signed_int(n.dtype) ? unary("relu") : emit_copy(os, ind, t, a, out);
         case Op::abs: return n.dtype == DType::bool_ ? emit_copy(os, ind, t, a, out) : unary("abs");
         case Op::floor: return f ? unary("floor") : emit_copy(os, ind, t, a, out);
