@@ -91,6 +91,9 @@ struct Buffer {
     uint64_t bytes = 0;           // pool->tensor_bytes(dtype, shape)
     DType dtype = DType::f32;
     std::vector<int64_t> shape;
+    // Tiled pools: the padding of the tiles holds zeros (data written from the host, and copies
+    // of such buffers); a kernel's result may leave anything there.
+    bool zero_padding = false;
 
     Buffer() = default;
     Buffer(const Buffer&) = delete;

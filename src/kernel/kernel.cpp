@@ -396,6 +396,7 @@ uint64_t kernel_hash(const Kernel& k) {
         if (in.storage.tiled) {
             h.add(uint64_t(in.storage.rows));
             h.add(uint64_t(in.storage.cols));
+            h.add(uint64_t(in.storage.zero_padding));
         }
     }
     h.add(k.scalars.size());
@@ -427,7 +428,8 @@ std::string kernel_string(const Kernel& k) {
     {
         const Input& in = k.inputs[i];
         os << "  in" << i << ": " << dtype_name(in.dtype) << " " << view_string(in.view);
-        if (in.storage.tiled) os << " tiled " << in.storage.rows << "x" << in.storage.cols;
+        if (in.storage.tiled)
+            os << " tiled " << in.storage.rows << "x" << in.storage.cols << (in.storage.zero_padding ? " zero-padded" : "");
         os << "\n";
     }
     for (size_t i = 0; i < k.scalars.size(); ++i) os << "  s" << i << ": " << dtype_name(k.scalars[i]) << "\n";

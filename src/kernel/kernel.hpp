@@ -213,6 +213,7 @@ struct Storage {
     bool tiled = false;
     int64_t rows = 1;  // tiled: the buffer tensor's second-to-last size (1 when its rank < 2)
     int64_t cols = 1;  // tiled: its last size (1 when its rank is 0)
+    bool zero_padding = false;  // tiled: the padding of its tiles holds zeros (uploaded data)
     bool operator==(const Storage&) const = default;
 };
 

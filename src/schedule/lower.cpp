@@ -238,6 +238,7 @@ int KernelBuilder::emit_load_buffer(Node* n, const std::shared_ptr<graph::Buffer
         storage.tiled = true;
         storage.rows = bs.size() >= 2 ? bs[bs.size() - 2] : 1;
         storage.cols = bs.empty() ? 1 : bs.back();
+        storage.zero_padding = buf->zero_padding;
     }
     int index = kernel.add_input(n->dtype, v, pad, storage);
     same.push_back({v, index});

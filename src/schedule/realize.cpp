@@ -64,8 +64,10 @@ void copy_into(const Buffer& src, Buffer& dst, const std::string& why) {
     if (src.bytes) {
         backend::MemoryPool& from = *src.pool;
         backend::MemoryPool& to = *dst.pool;
+        dst.zero_padding = true;  // write_tensor pads with zeros
         if (&from == &to) {
             sync(to, to.pool_to_pool(from, src.id, dst.id, src.bytes, {}));
+            dst.zero_padding = src.zero_padding;
         } else if (void* p = from.host_address(src.id); p && from.layout(src.dtype) == backend::Layout::row_major) {
             sync(to, to.write_tensor(p, src.dtype, src.shape, dst.id, {}));
         } else if (void* q = to.host_address(dst.id); q && to.layout(dst.dtype) == backend::Layout::row_major) {
@@ -336,6 +338,7 @@ graph::NodePtr upload(const void* src, uint64_t bytes, DType dtype, const graph:
     allocate_for(*b, "new " + std::string(dtype_name(dtype)) + " tensor " + kernel::shape_string(shape) + " on " +
                          device.str());
     if (bytes) sync(*slot.pool, slot.pool->write_tensor(src, dtype, shape, b->id, {}));
+    b->zero_padding = true;
     ZYX_LOG(mem) << "upload " << bytes << " bytes to " << device.str();
     return graph::make_buffer(std::move(b), dtype, shape);
 }

@@ -67,7 +67,15 @@ TEST(TtTensors, FusionOnTheChip) {
 }
 
 // `op` on tt:0 and on the interpreter from the same values, compared within `tol`.
-void same_as_interpreter(const std::string& what, const std::function<Tensor(Device)>& op, double tol = 1e-5) {
+void same_as_interpreter(const std::string& what, const std::function<Tensor(Device)>& op, double tol = 1e-5);
+// The same, the case named by two parts.
+void same_as_interpreter(const std::string& name, const char* what, const std::function<Tensor(Device)>& op,
+                         double tol = 1e-5) {
+    std::string label = name;
+    label.append(what);
+    same_as_interpreter(label, op, tol);
+}
+void same_as_interpreter(const std::string& what, const std::function<Tensor(Device)>& op, double tol) {
     Tensor got, want;
     Launched l = launched([&] { got = op(kTT).realize(); });
     want = op(Device::interpreter());
@@ -91,18 +99,21 @@ TEST(TtTensors, ShapesAtTileEdges) {
     uint64_t seed = 10;
     for (const Shape& s : shapes) {
         std::string name = "shape [";
-        for (size_t d = 0; d < s.size(); ++d) name += (d ? "," : "") + std::to_string(s[d]);
+        for (size_t d = 0; d < s.size(); ++d) {
+            if (d) name += ",";
+            name += std::to_string(s[d]);
+        }
         name += "]";
         ++seed;
         auto x = [&](Device d) { return data(s, d, seed); };
         auto y = [&](Device d) { return data(s, d, seed + 100); };
-        same_as_interpreter(name + " x*y+1", [&](Device d) { return x(d) * y(d) + 1; });
-        same_as_interpreter(name + " sum", [&](Device d) { return x(d).sum(); });
+        same_as_interpreter(name, " x*y+1", [&](Device d) { return x(d) * y(d) + 1; });
+        same_as_interpreter(name, " sum", [&](Device d) { return x(d).sum(); });
         if (!s.empty()) {
-            same_as_interpreter(name + " max(0)", [&](Device d) { return x(d).max(0); });
-            same_as_interpreter(name + " mean(-1) bf16", [&](Device d) { return x(d).cast(DType::bf16).mean(-1); }, 1e-2);
+            same_as_interpreter(name, " max(0)", [&](Device d) { return x(d).max(0); });
+            same_as_interpreter(name, " mean(-1) bf16", [&](Device d) { return x(d).cast(DType::bf16).mean(-1); }, 1e-2);
         }
-        if (s.size() >= 2) same_as_interpreter(name + " x @ x^T", [&](Device d) { return x(d).matmul(x(d).transpose(-1, -2)); }, 1e-4);
+        if (s.size() >= 2) same_as_interpreter(name, " x @ x^T", [&](Device d) { return x(d).matmul(x(d).transpose(-1, -2)); }, 1e-4);
     }
 }
 

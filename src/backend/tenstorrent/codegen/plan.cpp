@@ -145,7 +145,7 @@ constexpr double kExactInt = 16777216.0;
 
 // Checks every needed node against what the tile engine does (ops.hpp), with integer nodes
 // bounded in magnitude (bound[i]; infinite = unknown).
-bool check_nodes(const Kernel& k, const std::vector<bool>& needed, const std::vector<uint32_t>& uses, std::string* why) {
+bool check_nodes(const Kernel& k, const std::vector<bool>& needed, std::string* why) {
     std::vector<double> bound(k.nodes.size(), INFINITY);
     for (size_t i = 0; i < k.nodes.size(); ++i) {
         if (!needed[i]) continue;
@@ -199,7 +199,29 @@ bool check_nodes(const Kernel& k, const std::vector<bool>& needed, const std::ve
         if (!(bound[i] < kExactInt))
             return fail(why, what + ": integer values may reach 2^24 (computed in f32 on the tile engine)");
     }
-    (void)uses;
+    return true;
+}
+
+// Whether every reduce of a reduce plan is a sum of a page-read load whose padding holds zeros
+// exactly where the partial plane tiles reach past the data (the buffer was written from the host
+// and the reduced dimensions run to the end of its rows / columns): then no mask is needed.
+bool sum_of_zero_padding(const Plan& p) {
+    const Kernel& k = p.kernel;
+    for (int r : p.reduce_nodes) {
+        const Node& rd = k.nodes[size_t(r)];
+        int x = rd.src[0];
+        while (k.nodes[size_t(x)].op == Op::cast && dtype_is_float(k.nodes[size_t(x)].dtype) &&
+               dtype_is_float(k.nodes[size_t(k.nodes[size_t(x)].src[0])].dtype))
+            x = k.nodes[size_t(x)].src[0];
+        if (rd.op != Op::reduce_sum || k.nodes[size_t(x)].op != Op::load) return false;
+        int si = stream_of(p, int(k.nodes[size_t(x)].arg), 1);
+        if (si < 0) return false;
+        const Stream& s = p.streams[size_t(si)];
+        const kernel::Storage& st = k.inputs[size_t(s.input)].storage;
+        if (s.read != Read::tile || !st.zero_padding) return false;
+        if (p.reduce_cols && p.dims[int(Dim::red_cols)].size % kT && p.dims[int(Dim::red_cols)].size != st.cols) return false;
+        if (p.reduce_rows && p.dims[int(Dim::red_rows)].size % kT && p.dims[int(Dim::red_rows)].size != st.rows) return false;
+    }
     return true;
 }
 
@@ -225,8 +247,7 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
                    std::nullopt;
     }
     const std::vector<bool> needed = kernel::needed_nodes(k);
-    const std::vector<uint32_t> uses = kernel::use_counts(k);
-    if (!check_nodes(k, needed, uses, why)) return std::nullopt;
+    if (!check_nodes(k, needed, why)) return std::nullopt;
     const std::vector<uint64_t> axes = kernel::node_axes(k);
 
     // ---- the skeleton -------------------------------------------------------------------------
@@ -366,7 +387,6 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
             const kernel::Input& x = k.inputs[size_t(s.input)];
             s.format = *tile_format(x.dtype);
             classify(k, x, full_view(k, x), p.dims, s);
-            s.zero_k_padding = p.dims[int(Dim::k)].size % kT != 0;
             p.streams.push_back(s);
             return int(p.streams.size()) - 1;
         };
@@ -379,6 +399,17 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
         if (p.streams[size_t(p.matmul_a)].format != p.streams[size_t(p.matmul_b)].format)
             return fail(why, "matmul operands of different tile formats"), std::nullopt;
         p.split_f32 = p.streams[size_t(p.matmul_a)].format == protocol::DataFormat::Float32;
+        // The K padding of the last K tile must read zero: a gather writes zeros there; a page
+        // read brings the buffer's padding, which is zero only when the buffer was written from
+        // the host and K runs to the end of its rows / columns.
+        for (int m : {p.matmul_a, p.matmul_b}) {
+            Stream& s = p.streams[size_t(m)];
+            const kernel::Storage& st = k.inputs[size_t(s.input)].storage;
+            const int64_t K = p.dims[int(Dim::k)].size;
+            const bool k_in_cols = (s.cols == Dim::k) != (s.read == Read::transposed);
+            const bool padding_is_zero = s.read != Read::gather && st.zero_padding && K == (k_in_cols ? st.cols : st.rows);
+            s.zero_k_padding = K % kT != 0 && s.read != Read::gather && !padding_is_zero;
+        }
     }
     for (int level : {1, 0}) {
         std::vector<int> seen_inputs, seen_axes;
@@ -416,7 +447,8 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
         l1 += 6ull * tile_size_bytes(protocol::DataFormat::Float32);
     }
     if (p.skeleton == Skeleton::reduce && ((p.reduce_rows && p.dims[int(Dim::red_rows)].size % kT) ||
-                                           (p.reduce_cols && p.dims[int(Dim::red_cols)].size % kT))) {
+                                           (p.reduce_cols && p.dims[int(Dim::red_cols)].size % kT)) &&
+        !sum_of_zero_padding(p)) {
         p.mask_cb = cb++;
         l1 += 2ull * tile_size_bytes(protocol::DataFormat::Float16_b);
     } else {
