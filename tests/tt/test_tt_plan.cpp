@@ -138,6 +138,14 @@ TEST(TtPlan, ReductionsPutTheReducedAxisInsideTheTile) {
     EXPECT_EQ(outer.steps, 3u);
     EXPECT_EQ(outer.mask_cb, UINT32_MAX);
     EXPECT_EQ(outer.streams[0].read, Read::tile);
+    // A sum of data written from the host (zeros in the tiles' padding) over the whole last axis
+    // needs no mask; a kernel result's padding holds anything, so its sum is masked.
+    Kernel zp = sum_kernel(2);
+    zp.inputs[0].storage.zero_padding = true;
+    EXPECT_EQ(plan(zp).mask_cb, UINT32_MAX);
+    Kernel zmax = sum_kernel(2, Op::reduce_max);
+    zmax.inputs[0].storage.zero_padding = true;  // zero is no identity of max
+    EXPECT_NE(plan(zmax).mask_cb, UINT32_MAX);
     // A product has no in-tile form: it walks every reduced element as a step of its own.
     Plan prod = plan(sum_kernel(2, Op::reduce_prod));
     EXPECT_FALSE(prod.reduce_rows || prod.reduce_cols);
@@ -167,6 +175,7 @@ TEST(TtPlan, MatmulsTakeTheKLoopWithTheirEpilogue) {
     EXPECT_FALSE(p.transpose_b);
     EXPECT_EQ(p.streams[size_t(p.matmul_a)].read, Read::tile);
     EXPECT_EQ(p.streams[size_t(p.matmul_b)].read, Read::tile);
+    EXPECT_FALSE(p.streams[size_t(p.matmul_a)].zero_k_padding);  // K = 96 fills whole tiles
     Plan t = plan(matmul_kernel(true));  // x @ w.T: matmul_tiles transposes the B tiles
     EXPECT_TRUE(t.transpose_b);
     EXPECT_NE(zyx::tt::codegen::compute_source(t).find("mm_init_short(0, 1, 1)"), std::string::npos);
