@@ -199,7 +199,7 @@ uint32_t op_scratch(const Kernel& k, int i) {
         case Op::max: case Op::min: return f ? 2 : 0;
         case Op::cast: {
             DType from = k.nodes[size_t(n.src[0])].dtype;
-            if (n.dtype == DType::bf16 && from == DType::f32 && !only_feeds_output(k, i)) return 2;
+            if (n.dtype == DType::bf16 && dtype_is_float(from) && !only_feeds_output(k, i)) return 2;
             return 0;
         }
         default: return 0;
@@ -288,7 +288,8 @@ void emit_op(std::ostringstream& os, const std::string& ind, InitTracker& t, con
         case Op::cast: {
             DType from = k.nodes[size_t(n.src[0])].dtype, to = n.dtype;
             if (to == DType::bool_ && from != DType::bool_) return nonzero(a, out);
-            if (to == DType::bf16 && from == DType::f32 && !only_feeds_output(k, i)) {
+            // (bf16 → bf16 too: a bf16 value computed in the kernel is carried unrounded, docs/ir.md)
+            if (to == DType::bf16 && dtype_is_float(from) && !only_feeds_output(k, i)) {
                 // Round to bf16 inside the kernel (Veltkamp's split with 2^16 + 1: the high part
                 // hi = c - (c - x), c = x·65537, is x rounded to 8 significant bits, to nearest
                 // even; docs/numerics.md). hi is NaN exactly when x is ±inf or NaN or c overflows:
