@@ -50,11 +50,27 @@ Plan plan_realization(const std::vector<graph::NodePtr>& targets) {
         bool in_reduce = false;   // read inside some fused reduce's input
         bool under_pad = false;   // read through a pad (via movement ops only)
         bool forced = false;      // must be cut (input of a device copy)
+        bool viewed_in_reduce = false;  // read through a movement op inside a reduce's input
         int depth = 0;            // longest fused chain below, in the second pass
     };
     std::unordered_map<const Node*, Info> info;
     for (const graph::NodePtr& t : targets)
         if (t && !t->buffer) plan.cut.insert(t.get());
+
+    // Inputs before consumers: which nodes have a reduce below them that only they read (through
+    // nodes that only one node reads), among the pending nodes.
+    std::unordered_map<const Node*, int> consumers;
+    for (Node* n : plan.order)
+        for (const graph::NodePtr& ip : n->inputs)
+            if (!ip->buffer) ++consumers[ip.get()];
+    std::unordered_map<const Node*, bool> reduce_below;
+    for (Node* n : plan.order) {
+        bool below = false;
+        for (const graph::NodePtr& ip : n->inputs)
+            if (!ip->buffer && consumers[ip.get()] == 1)
+                below = below || ip->kind == OpKind::reduce || reduce_below[ip.get()];
+        reduce_below[n] = below;
+    }
 
     // Consumers before producers: every consumer of a node is decided before the node itself.
     for (auto it = plan.order.rbegin(); it != plan.order.rend(); ++it) {
@@ -65,7 +81,10 @@ Plan plan_realization(const std::vector<graph::NodePtr>& targets) {
             if (n->kind == OpKind::reduce)
                 cut = me.in_reduce || me.paths > 1 || me.under_pad;
             else if (!graph::op_kind_is_movement(n->kind))
-                cut = me.under_pad;
+                // An elementwise result of a reduce read through a view inside another reduce
+                // (a matmul's epilogue feeding the next matmul) is cut here, so the reduce below
+                // keeps its epilogue in one kernel instead of being cut itself.
+                cut = me.under_pad || (me.in_reduce && me.viewed_in_reduce && reduce_below[n]);
         }
         if (cut) plan.cut.insert(n);
         // What n's inputs inherit: a cut node is the root of its own kernel.
@@ -79,6 +98,7 @@ Plan plan_realization(const std::vector<graph::NodePtr>& targets) {
             in.in_reduce |= in_reduce || n->kind == OpKind::reduce;
             in.under_pad |= n->kind == OpKind::pad || (under_pad && graph::op_kind_is_movement(n->kind));
             in.forced |= n->kind == OpKind::copy;
+            in.viewed_in_reduce |= in_reduce && graph::op_kind_is_movement(n->kind);
         }
     }
 

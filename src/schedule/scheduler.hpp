@@ -7,6 +7,9 @@
 //        - targets, contiguous() nodes, and both ends of a device copy are cut;
 //        - a reduce is cut when it sits inside another reduce's input (the IR allows one reduce
 //          level per kernel) or when more than one path leads to it (it would be computed twice);
+//          an elementwise node read through a view inside a reduce's input, with a reduce below
+//          it, is cut instead, so the reduce below keeps its epilogue (relu(x @ w1 + b) @ w2:
+//          two kernels);
 //        - a non-movement node read through a pad is cut (padding must read 0, not f(0));
 //        - a chain deeper than kMaxFusedDepth is cut (bounded kernel size and recursion).
 //   2. lower (lower.cpp): for each cut node, in dependency order, build one kernel::Kernel: walk

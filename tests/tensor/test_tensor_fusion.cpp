@@ -77,6 +77,24 @@ TEST(Fusion, MatmulBiasReluIsOneKernel) {
     EXPECT_EQ(k.inputs.size(), 3u);  // x, w, b: read through views, nothing materialised
 }
 
+TEST(Fusion, ChainedMatmulsKeepTheirEpilogues) {
+    // relu(x @ w1 + b1) @ w2 + b2: the hidden layer is one kernel with its bias and relu (cut
+    // where the second matmul reads it through a view), the output layer another.
+    Tensor x = data({16, 40}), w1 = data({40, 24}, Device::host(), 2), b1 = data({24}, Device::host(), 3),
+           w2 = data({24, 10}, Device::host(), 4), b2 = data({10}, Device::host(), 5);
+    Tensor y;
+    EXPECT_EQ(kernels_for([&] { (y = (x.matmul(w1) + b1).relu().matmul(w2) + b2).realize(); }), 2u);
+    std::vector<float> xv = x.to_vector<float>(), w1v = w1.to_vector<float>(), b1v = b1.to_vector<float>(),
+                       w2v = w2.to_vector<float>(), b2v = b2.to_vector<float>();
+    float want = b2v[3];
+    for (int j = 0; j < 24; ++j) {
+        float h = b1v[size_t(j)];
+        for (int k = 0; k < 40; ++k) h += xv[size_t(5 * 40 + k)] * w1v[size_t(k * 24 + j)];
+        want += std::max(h, 0.f) * w2v[size_t(j * 10 + 3)];
+    }
+    EXPECT_NEAR(y.to_vector<float>()[5 * 10 + 3], want, 1e-4 * (1 + std::fabs(want)));
+}
+
 TEST(Fusion, MatmulOperandBroadcastInTheReduceIsComputedOnce) {
     // relu(x) would otherwise be recomputed for every output column; it gets its own kernel and
     // the matmul kernel reads plain buffers (the shape BLAS recognises).

@@ -54,6 +54,10 @@ TEST(TtTensors, FusionOnTheChip) {
     l = launched([&] { (x.matmul(w) + bias).relu().realize(); });
     EXPECT_EQ(l.kernels, 1u);  // matmul with its epilogue: one program
     EXPECT_EQ(l.on_tt, 1u);
+    Tensor w2 = data({50, 10}, kTT, 7);
+    l = launched([&] { ((x.matmul(w) + bias).relu().matmul(w2)).realize(); });
+    EXPECT_EQ(l.kernels, 2u);  // two matmuls, each with its epilogue
+    EXPECT_EQ(l.on_tt, 2u);
     l = launched([&] { x.softmax(-1).realize(); });
     EXPECT_LE(l.kernels, 3u);
     EXPECT_EQ(l.on_tt, l.kernels);
