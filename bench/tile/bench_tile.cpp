@@ -5,6 +5,8 @@
 //      every k, unpack the a and b tiles from Float16_b then tile::matmul (32768 calls), then
 //      pack each output tile to Float16_b                      vs cblas_sgemm 1024³ in fp32
 //   3. unpack_tile / pack_tile ns per tile for each format   vs memcpy of the same bytes
+//   4. the other per-tile ops (FPU eltwise, DST rounding, SFPU unary / binary / scalar ops, fill,
+//      where, copy) in ns per tile
 //
 // Everything is single-threaded (openblas_set_num_threads(1)); memory is touched before timing.
 // Goals (issue 2, brief): 1. ≥ 0.6× sgemm; 2. ≥ 0.3× sgemm; unpack Float16_b ≪ 100 ns.
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -167,9 +170,39 @@ int main() {
     report("  (memcpy alone, subtract it above)", [&] { std::memcpy(d2.v, a.v, 4096); g_sink = d2.v[3]; });
     report("transpose", [&] { tile::transpose(a.v, d2.v); g_sink = d2.v[3]; });
     report("reduce sum row", [&] { tile::reduce(tile::PoolType::Sum, tile::ReduceDim::Row, a.v, b.v, d2.v); g_sink = d2.v[3]; });
-    report("sfpu_unary relu", [&] { std::memcpy(d2.v, a.v, 4096); tile::sfpu_unary(tile::SfpuUnary::Relu, d2.v, 0, false); g_sink = d2.v[3]; });
-    report("sfpu_unary exp", [&] { std::memcpy(d2.v, a.v, 4096); tile::sfpu_unary(tile::SfpuUnary::Exp, d2.v, 0, false); g_sink = d2.v[3]; });
+    // SFPU ops work in place: each call starts from a fresh copy of `a` (inputs in [-1, 1)), and
+    // the copy's time, measured in the same run, is subtracted.
+    const double t_refresh = time_per_call([&] { std::memcpy(d2.v, a.v, 4096); g_sink = d2.v[3]; }, 50000, 5);
+    Tile pos;  // in [0.5, 1.5): log of a negative input takes libmvec's slow path (NaN), ~8x
+    for (int i = 0; i < 1024; ++i) pos.v[i] = std::fabs(a.v[i]) + 0.5f;
+    auto report_unary = [&](const char* name, tile::SfpuUnary op, uint32_t param, bool approx, const Tile* src = nullptr) {
+        const float* from = src ? src->v : a.v;
+        double t = time_per_call([&] { std::memcpy(d2.v, from, 4096); tile::sfpu_unary(op, d2.v, param, approx); g_sink = d2.v[3]; }, 20000, 5);
+        std::printf("  %-36s %8.1f ns\n", name, (t - t_refresh) * 1e9);
+    };
+    const uint32_t half = 0x3f000000u;  // 0.5f
+    report_unary("sfpu_unary relu", tile::SfpuUnary::Relu, 0, false);
+    report_unary("sfpu_unary negative", tile::SfpuUnary::Negative, 0, false);
+    report_unary("sfpu_unary recip", tile::SfpuUnary::Recip, 0, false);
+    report_unary("sfpu_unary sign", tile::SfpuUnary::Sign, 0, false);
+    report_unary("sfpu_unary exp", tile::SfpuUnary::Exp, 0, false);
+    report_unary("sfpu_unary log (x > 0)", tile::SfpuUnary::Log, 0, false, &pos);
+    report_unary("sfpu_unary sin", tile::SfpuUnary::Sin, 0, false);
+    report_unary("sfpu_unary tanh", tile::SfpuUnary::Tanh, 0, false);
+    report_unary("sfpu_unary erf", tile::SfpuUnary::Erf, 0, false);
+    report_unary("sfpu_unary sigmoid", tile::SfpuUnary::Sigmoid, 0, false);
+    report_unary("sfpu_unary gelu", tile::SfpuUnary::Gelu, 0, false);
+    report_unary("sfpu_unary gelu approx", tile::SfpuUnary::Gelu, 0, true);
+    report_unary("sfpu_unary add_scalar (add_unary)", tile::SfpuUnary::AddScalar, half, false);
+    report_unary("sfpu_unary mul_scalar (mul_unary)", tile::SfpuUnary::MulScalar, half, false);
     report("sfpu_binary add", [&] { tile::sfpu_binary(tile::SfpuBinary::Add, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+    report("sfpu_binary mul", [&] { tile::sfpu_binary(tile::SfpuBinary::Mul, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+    report("sfpu_binary div", [&] { tile::sfpu_binary(tile::SfpuBinary::Div, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+    report("sfpu_binary max", [&] { tile::sfpu_binary(tile::SfpuBinary::Max, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+    report("sfpu_binary power", [&] { tile::sfpu_binary(tile::SfpuBinary::Power, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+    report("fill", [&] { tile::fill(d2.v, 0.5f); g_sink = d2.v[3]; });
+    report("where", [&] { tile::where(a.v, b.v, c.v, d2.v); g_sink = d2.v[3]; });
+    report("copy (copy_dest_values)", [&] { tile::copy(a.v, d2.v); g_sink = d2.v[3]; });
 
     std::printf("ratios\n");
     std::printf("  tile::matmul / sgemm 32^3 GFLOP/s          %.2f\n", t_blas_tile / t_tile);

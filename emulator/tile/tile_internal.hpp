@@ -25,16 +25,32 @@ inline float flush_denormal(float x) {
 // Throws Error(Unsupported, "Unsupported: tile::<fn>: data format <name> (<code>) …").
 [[noreturn]] void throw_unsupported_format(const char* fn, DataFormat f);
 
-// For the duration of an FPU op, the host FPU reads denormal inputs as zero and flushes denormal
-// results (MXCSR DAZ + FTZ), which is what the Tensix matrix unit does. Restores MXCSR on exit,
-// so nothing leaks into the caller's thread. Without SSE the flag setting is skipped.
+// True when DenormalsAreZero really sets the host's MXCSR (x86 with SSE). Code that relies on
+// it for its denormal inputs flushes them itself when this is false.
+#if defined(__SSE__)
+inline constexpr bool kHostDenormalsAreZero = true;
+#else
+inline constexpr bool kHostDenormalsAreZero = false;
+#endif
+
+// For the duration of an op, the host FPU reads denormal inputs as zeros of their sign (MXCSR
+// DAZ) and, with `flush_results` (the default), writes denormal results as zeros of their sign
+// (FTZ): what the Tensix matrix unit does. DAZ applies to every SSE/AVX floating-point source
+// operand (arithmetic, comparisons, conversions), not to bitwise moves or integer ops on the
+// bits. FTZ decides "denormal" before the final rounding to the denormal grid, so a product or
+// quotient whose exact value lies in [2^-126 − 2^-150, 2^-126) becomes 0, where IEEE rounding
+// then flushing gives 2^-126 (sums and differences are exact there: no difference). Restores
+// MXCSR on exit, so nothing leaks into the caller's thread. Without SSE the flag setting is
+// skipped.
 class DenormalsAreZero {
 public:
 #if defined(__SSE__)
-    DenormalsAreZero() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | 0x8040u); }
+    explicit DenormalsAreZero(bool flush_results = true) : saved_(_mm_getcsr()) {
+        _mm_setcsr(saved_ | (flush_results ? 0x8040u : 0x0040u));
+    }
     ~DenormalsAreZero() { _mm_setcsr(saved_); }
 #else
-    DenormalsAreZero() = default;
+    explicit DenormalsAreZero(bool = true) {}
 #endif
     DenormalsAreZero(const DenormalsAreZero&) = delete;
     DenormalsAreZero& operator=(const DenormalsAreZero&) = delete;

@@ -123,13 +123,18 @@ enum class SfpuUnary : uint8_t {
     // comp.h, compare with the scalar param (f32 bits): 1.0 where x OP p (unary_eq_tile, …)
     UnaryEq, UnaryNe, UnaryGt, UnaryLt, UnaryGe, UnaryLe,
     Round,  // round_tile: round half to even at `param` decimals (param is an int32, not f32 bits)
+    // binop_with_scalar.h, x op the scalar param (f32 bits): add_unary_tile, sub_unary_tile,
+    // mul_unary_tile, div_unary_tile (x · param: the caller passes the reciprocal, as ttnn does),
+    // rsub_unary_tile (param − x)
+    AddScalar, SubScalar, MulScalar, DivScalar, RsubScalar,
 };
 // In-place on one DST tile. `param` is the op's argument as the kernel API passes it, as raw f32
 // bits: the exponent for Power, the threshold for ReluMax/ReluMin, the slope for LeakyRelu/Elu,
-// the value at x == 0 for Heaviside, the scalar of UnaryEq … UnaryLe (PowerIterative takes a
-// plain unsigned integer, Round the number of decimals as an int32).
+// the value at x == 0 for Heaviside, the scalar of UnaryEq … UnaryLe and AddScalar … RsubScalar
+// (PowerIterative takes a plain unsigned integer, Round the number of decimals as an int32).
 // `approx` selects the APPROX variants; the emulator computes them at full accuracy except Gelu
-// (tanh form). Every op's definition is in docs/numerics.md.
+// (tanh form). Every op's definition, and the accuracy of the transcendental ones (glibc's
+// libmvec, ≤ 4 ulp), is in docs/numerics.md §6.
 void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx);
 
 enum class SfpuBinary : uint8_t {
@@ -139,6 +144,11 @@ enum class SfpuBinary : uint8_t {
 };
 // out = a op b elementwise (out may alias a or b).
 void sfpu_binary(SfpuBinary op, const float* a, const float* b, float* out);
+// The same with one operand a tile whose every element is the f32 word `b_bits` (`a_bits`),
+// given as that word: bit for bit what sfpu_binary returns for the filled tile (the emulator
+// keeps a filled DST tile as its word until something needs the tile). out may alias the tile.
+void sfpu_binary_scalar(SfpuBinary op, const float* a, uint32_t b_bits, float* out);
+void sfpu_binary_scalar(SfpuBinary op, uint32_t a_bits, const float* b, float* out);
 
 // where_tile: out = (cond != 0) ? a : b elementwise, whole 32-bit words moved unchanged. The
 // condition is tested on its bits, as SFPSETCC does: any nonzero word (−0.0, a denormal, NaN)
@@ -161,6 +171,9 @@ inline constexpr uint32_t kSfpuReduceScratch = 0x7fc0ffffu;
 // fill_tile_int: integer DST data is stored bit for bit in the float slots).
 void fill(float* t, float v);
 void fill_bits(float* t, uint32_t bits);
+
+// out = in, bit for bit (copy_dest_values); in == out is allowed (nothing to do).
+void copy(const float* in, float* out);
 
 // typecast_tile: converts the DST tile between the number formats given as tt::DataFormat
 // (Float32/Float16_b/Float16/Bfp8_b ↔ Int32/UInt32/UInt16/UInt8, and between the integer

@@ -1,10 +1,12 @@
 // Compute kernel API ops the code generator emits, run as whole programs on the emulator and
 // checked against host goldens written here from the definitions in docs/numerics.md: where_tile,
 // sfpu_reduce, transpose_wh_dest / transpose_dest, copy_dest_values, comp.h (gtz_tile … unary_le_tile),
-// fmod_binary_tile / remainder_binary_tile, round_tile; in f32 (Float32 CBs, fp32 DST) and bf16
-// (Float16_b CBs, 16-bit DST). Also the precision of FPU ops on Float32 CBs (TF32 operands).
+// fmod_binary_tile / remainder_binary_tile, round_tile, binop_with_scalar.h's add_unary_tile …
+// rsub_unary_tile, fill_tile (which the emulator keeps lazily); in f32 (Float32 CBs, fp32 DST) and
+// bf16 (Float16_b CBs, 16-bit DST). Also the precision of FPU ops on Float32 CBs (TF32 operands).
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 
@@ -303,7 +305,9 @@ TEST(EmuKernelApiOps, CopyDestValuesCopiesATileBitForBit) {
         for (int i = 0; i < 1024; ++i) {
             // The copy holds the input; the negated source shows the copy is a tile of its own.
             ASSERT_EQ(bits(r.tiles[0][i]), packed_bits(fmt, bits(in_dst(fmt, in[i])))) << fmt_name(fmt) << " element " << i;
-            if (!std::isnan(in[i])) ASSERT_EQ(r.tiles[1][i], -r.tiles[0][i]) << fmt_name(fmt) << " element " << i;
+            if (!std::isnan(in[i])) {
+                ASSERT_EQ(r.tiles[1][i], -r.tiles[0][i]) << fmt_name(fmt) << " element " << i;
+            }
         }
     }
 }
@@ -393,6 +397,123 @@ TEST(EmuKernelApiOps, FmodAndRemainderBinaryTiles) {
                 ASSERT_EQ(bits(got), w) << fmt_name(fmt) << (t ? " remainder(" : " fmod(") << a[i] << ", " << b[i] << ")";
             }
         }
+    }
+}
+
+// ---- fill_tile (kept as its value by the emulator until a tile is needed) ---------------------------
+
+TEST(EmuKernelApiOps, FilledTilesReadAsTheirValueEverywhere) {
+    // Filled tiles as either operand of an SFPU binary op (also both, also overwritten), copied,
+    // packed, and accumulated into by the FPU: each gives what the filled tile would.
+    std::mt19937 rng(6);
+    RowMajor id(1024, 0.0f);
+    for (int i = 0; i < 32; ++i) id[i * 32 + i] = 1.0f;
+    for (DataFormat fmt : kFormats) {
+        const RowMajor in = random_tile(rng);
+        auto r = run_ops(fmt, {in, id}, R"(
+    copy_tile_init(0);
+    copy_tile(0, 0, 0);
+    fill_tile_init();
+    fill_tile(1, 1.5f);
+    sub_binary_tile_init();
+    sub_binary_tile(1, 0, 2);
+    sub_binary_tile(0, 1, 3);
+    mul_binary_tile_init();
+    mul_binary_tile(1, 1, 4);
+    fill_tile_init();
+    fill_tile_bitcast(5, 0x40400000u);
+    add_binary_tile_init();
+    add_binary_tile(0, 5, 5);
+    copy_dest_values_init();
+    copy_dest_values<)" + fmt_name(fmt) + R"(>(1, 6);
+    negative_tile_init();
+    negative_tile(6);
+    fill_tile_init();
+    fill_tile(7, -2.0f);
+    mm_init_short(0, 0);
+    matmul_tiles(0, 0, 0, 1, 7);)",
+                         {1, 2, 3, 4, 5, 6, 7});
+        ASSERT_FALSE(r.err) << r.err->what();
+        const bool f32 = fmt == DataFormat::Float32;
+        auto sfpu = [&](float v) { return packed_bits(fmt, f32 ? bits(v) : bf16_trunc(v)); };
+        for (int i = 0; i < 1024; ++i) {
+            const float x = in_dst(fmt, in[i]);
+            const uint32_t want[] = {sfpu(1.5f), sfpu(1.5f - x), sfpu(x - 1.5f), sfpu(2.25f), sfpu(x + 3.0f), sfpu(-1.5f),
+                                     // the FPU's result rounds to nearest even in a 16-bit DST
+                                     packed_bits(fmt, f32 ? bits(-2.0f + x) : uint32_t(f32_to_bf16(-2.0f + x)) << 16)};
+            for (int t = 0; t < 7; ++t) ASSERT_EQ(bits(r.tiles[t][i]), want[t]) << fmt_name(fmt) << " tile " << t << " x = " << x;
+        }
+    }
+}
+
+TEST(EmuKernelApiOps, AFilledTileReadsAsZeroAfterRelease) {
+    std::mt19937 rng(7);
+    for (DataFormat fmt : kFormats) {
+        const RowMajor in = random_tile(rng);
+        auto r = run_ops(fmt, {in}, R"(
+    fill_tile_init();
+    fill_tile(3, 5.0f);
+    fill_tile_bitcast(2, 0x40a00000u);
+    tile_regs_commit();
+    tile_regs_wait();
+    tile_regs_release();
+    tile_regs_acquire();
+    copy_tile_init(0);
+    copy_tile(0, 0, 0);
+    add_binary_tile_init();
+    add_binary_tile(0, 3, 1);
+    add_binary_tile(2, 0, 2);)",
+                         {1, 2});
+        ASSERT_FALSE(r.err) << r.err->what();
+        for (int i = 0; i < 1024; ++i) {
+            const uint32_t want = packed_bits(fmt, bits(in_dst(fmt, in[i])));  // x + 0: exact
+            ASSERT_EQ(bits(r.tiles[0][i]), want) << fmt_name(fmt) << " element " << i;
+            ASSERT_EQ(bits(r.tiles[1][i]), want) << fmt_name(fmt) << " element " << i;
+        }
+    }
+}
+
+// ---- binop_with_scalar.h ---------------------------------------------------------------------------
+
+TEST(EmuKernelApiOps, BinopWithScalarTiles) {
+    // add / sub / mul / rsub_unary_tile(idst, param1) with the scalar as f32 bits; div_unary_tile
+    // multiplies by param1, which the host passes as the reciprocal of the divisor (ttnn).
+    std::mt19937 rng(5);
+    const float p = 0.3f, third = 1.0f / 3.0f;
+    auto flush = [](float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; };
+    for (DataFormat fmt : kFormats) {
+        RowMajor in = random_tile(rng, -6, 6);
+        const float special[] = {0.0f, -0.0f, p, -p, kInf, -kInf, 1e30f, 3.0f};
+        for (int i = 0; i < 8; ++i) in[i] = special[i];
+        char body[1024];
+        std::snprintf(body, sizeof body, R"(
+    copy_tile_init(0);
+    for (uint32_t i = 0; i < 5; ++i) copy_tile(0, 0, i);
+    binop_with_scalar_tile_init();
+    add_unary_tile(0, 0x%08xu);
+    sub_unary_tile(1, 0x%08xu);
+    mul_unary_tile(2, 0x%08xu);
+    div_unary_tile(3, 0x%08xu);
+    rsub_unary_tile(4, 0x%08xu);)",
+                      bits(p), bits(p), bits(p), bits(third), bits(p));
+        auto r = run_ops(fmt, {in}, body, {0, 1, 2, 3, 4});
+        ASSERT_FALSE(r.err) << r.err->what();
+        int rsub_rounded_up = 0, div_not_quotient = 0;
+        for (int i = 0; i < 1024; ++i) {
+            const float x = in_dst(fmt, in[i]);
+            const float want[] = {flush(x + p), flush(x - p), flush(x * p), flush(x * third), flush(p - x)};
+            for (int k = 0; k < 5; ++k) {
+                uint32_t w = bits(want[k]);
+                // A 16-bit DST truncates the SFPU result to bf16, except rsub_unary_tile, which
+                // rounds to nearest even itself.
+                if (fmt == DataFormat::Float16_b) w = k == 4 ? uint32_t(f32_to_bf16(want[k])) << 16 : bf16_trunc(want[k]);
+                ASSERT_EQ(bits(r.tiles[k][i]), packed_bits(fmt, w)) << fmt_name(fmt) << " op " << k << " x = " << x;
+            }
+            rsub_rounded_up += (uint32_t(f32_to_bf16(want[4])) << 16) != bf16_trunc(want[4]);
+            div_not_quotient += std::isfinite(x) && x * third != x / 3.0f;
+        }
+        EXPECT_GT(rsub_rounded_up, 0);   // the bf16 case tells nearest even from truncation
+        EXPECT_GT(div_not_quotient, 0);  // and x · (1/3) from x / 3
     }
 }
 

@@ -78,14 +78,19 @@ struct CbState {
 // DST: `sections` (2 in half-sync, 1 in full-sync) of `capacity` tiles, each section cycling
 // Free → Acquired (MATH) → Committed → Packing (PACK) → Free (released and zeroed).
 //
-// Two things are done lazily, and every access to a tile goes through kernel_api_compute.cpp,
+// Three things are done lazily, and every access to a tile goes through kernel_api_compute.cpp,
 // which settles them first (so what a kernel observes is exactly the eager behaviour):
 // - zeroing: release marks the section's written tiles `stale` instead of clearing 4 KiB each;
 //   a stale tile reads as zero (it is cleared on its first read; an op that overwrites the whole
 //   tile skips the clearing);
 // - 16-bit DST rounding of FPU results: a `pending` tile still has to be rounded (to nearest
 //   even) to the 16-bit format `round_to`. The next MATH access rounds it in place; pack_tile
-//   packs the rounded values in one pass (tile::pack_tile_rounded) without rounding DST first.
+//   packs the rounded values in one pass (tile::pack_tile_rounded) without rounding DST first;
+// - fills: a `uniform` tile holds `uniform_word` in every element but has not been written
+//   (fill_tile into a 32-bit DST, fill_tile_bitcast, fill_tile_int). An SFPU binary op reads
+//   it as that word (tile::sfpu_binary_scalar), copy_dest_values copies the mark; any other
+//   access writes the tile out first.
+// A tile is in at most one of the three states.
 struct DstState {
     enum Section : uint8_t { Free, Acquired, Committed, Packing };
     uint32_t capacity = 8, sections = 2;
@@ -95,6 +100,8 @@ struct DstState {
     uint32_t stale[2] = {0, 0};    // tiles that read as zero but still hold old values (bit per tile)
     uint32_t pending[2] = {0, 0};  // tiles whose FPU result awaits its 16-bit rounding (bit per tile)
     DataFormat round_to[2][16] = {};  // the 16-bit format of each pending tile
+    uint32_t uniform[2] = {0, 0};  // tiles that hold uniform_word everywhere, not yet written (bit per tile)
+    uint32_t uniform_word[2][16] = {};
     float* tiles = nullptr;        // sections * capacity * 1024 floats
     float* tile(uint32_t sec, uint32_t i) { return tiles + (size_t(sec) * capacity + i) * 1024; }
 };

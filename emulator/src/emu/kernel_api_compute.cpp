@@ -11,7 +11,8 @@ namespace {
 
 Fiber& cur() { return *current_fiber(); }
 
-static_assert(uint32_t(tile::SfpuUnary::PowerIterative) == 34 && uint32_t(tile::SfpuUnary::Round) == 47,
+static_assert(uint32_t(tile::SfpuUnary::PowerIterative) == 34 && uint32_t(tile::SfpuUnary::Round) == 47 &&
+                  uint32_t(tile::SfpuUnary::AddScalar) == 48 && uint32_t(tile::SfpuUnary::RsubScalar) == 52,
               "kernel API SFPU op codes out of step with tile_math.hpp");
 static_assert(uint32_t(tile::SfpuBinary::Ge) == 13 && uint32_t(tile::SfpuBinary::Remainder) == 15,
               "kernel API SFPU op codes out of step with tile_math.hpp");
@@ -26,18 +27,24 @@ const char* fpu_name(uint32_t op) {
 }
 
 // Brings DST tile `i` of section `sec` up to date before it is read: a stale tile becomes zero,
-// a pending FPU result is rounded to its 16-bit format (engine.hpp, DstState). `overwrite`: the
-// caller replaces the whole tile, so neither is needed.
-float* settle_dst(DstState& d, uint32_t sec, uint32_t i, bool overwrite) {
+// a pending FPU result is rounded to its 16-bit format, a uniform (filled) tile is written out
+// (engine.hpp, DstState). `overwrite`: the caller replaces the whole tile, so none is needed.
+// Out of line: every first write of a tile after an acquire comes here, but only to clear a bit.
+[[gnu::noinline]] void settle_slow(DstState& d, uint32_t sec, uint32_t i, bool overwrite) {
     float* t = d.tile(sec, i);
     const uint32_t bit = 1u << i;
-    if ((d.stale[sec] | d.pending[sec]) & bit) {
-        if (!overwrite && (d.stale[sec] & bit)) std::memset(t, 0, 1024 * sizeof(float));
-        if (!overwrite && (d.pending[sec] & bit)) tile::dest16_round(d.round_to[sec][i], t, Rounding::NearestEven);
-        d.stale[sec] &= ~bit;
-        d.pending[sec] &= ~bit;
+    if (!overwrite) {
+        if (d.stale[sec] & bit) std::memset(t, 0, 1024 * sizeof(float));
+        else if (d.pending[sec] & bit) tile::dest16_round(d.round_to[sec][i], t, Rounding::NearestEven);
+        else tile::fill_bits(t, d.uniform_word[sec][i]);
     }
-    return t;
+    d.stale[sec] &= ~bit;
+    d.pending[sec] &= ~bit;
+    d.uniform[sec] &= ~bit;
+}
+[[gnu::always_inline]] inline float* settle_dst(DstState& d, uint32_t sec, uint32_t i, bool overwrite) {
+    if ((d.stale[sec] | d.pending[sec] | d.uniform[sec]) & (1u << i)) settle_slow(d, sec, i, overwrite);
+    return d.tile(sec, i);
 }
 
 [[noreturn]] ZYX_EMU_COLD void math_dst_fault(const Fiber& f, uint32_t idst, const char* api) {
@@ -51,12 +58,28 @@ float* settle_dst(DstState& d, uint32_t sec, uint32_t i, bool overwrite) {
 }
 
 // MATH may only touch DST between tile_regs_acquire and tile_regs_commit, within capacity.
-// `overwrite`: the op replaces the whole tile without reading it.
-float* math_dst(Fiber& f, uint32_t idst, const char* api, bool overwrite = false) {
+// math_check checks and marks the tile written; math_dst also settles it (`overwrite`: the op
+// replaces the whole tile without reading it; an op that also reads the tile through another
+// operand asks for that operand first, so it is settled by then). Inlined: the SFPU calls of a
+// generated kernel (tens per tile) each make one to three of these.
+[[gnu::always_inline]] inline void math_check(Fiber& f, uint32_t idst, const char* api) {
     DstState& d = f.core->dst;
     if (d.state[d.math_sec] != DstState::Acquired || idst >= d.capacity) [[unlikely]] math_dst_fault(f, idst, api);
     d.written[d.math_sec] |= 1u << idst;
+}
+[[gnu::always_inline]] inline float* math_dst(Fiber& f, uint32_t idst, const char* api, bool overwrite = false) {
+    math_check(f, idst, api);
+    DstState& d = f.core->dst;
     return settle_dst(d, d.math_sec, idst, overwrite);
+}
+
+// Tile `i` of MATH's section becomes `word` everywhere, lazily (a checked, overwritten tile).
+void set_uniform(DstState& d, uint32_t i, uint32_t word) {
+    const uint32_t sec = d.math_sec, bit = 1u << i;
+    d.stale[sec] &= ~bit;
+    d.pending[sec] &= ~bit;
+    d.uniform[sec] |= bit;
+    d.uniform_word[sec][i] = word;
 }
 
 bool dest16(const Fiber& f) { return !f.core->compute.fp32_dest_acc_en; }
@@ -123,6 +146,7 @@ void tile_regs_release() {
     // Zeroed lazily: the written tiles read as zero from now on (settle_dst clears them).
     d.stale[d.pack_sec] |= d.written[d.pack_sec];
     d.pending[d.pack_sec] = 0;
+    d.uniform[d.pack_sec] = 0;
     d.written[d.pack_sec] = 0;
     d.state[d.pack_sec] = DstState::Free;
     d.pack_sec = (d.pack_sec + 1) % d.sections;
@@ -225,25 +249,55 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
 }
 
 // ---- SFPU ---------------------------------------------------------------------------------------
+// The SFPU calls return at once on UNPACK and PACK (a compute kernel runs on all three TRISCs);
+// on MATH they check the DST state and indices (math_dst), run the tile op and round the result
+// into a 16-bit DST. Failure messages are built out of line (ZYX_EMU_COLD).
+
+// The headers no longer call it (every *_init is a no-op there: the emulator checks no inits);
+// kept in the table for kernels built against older headers.
 void sfpu_init(uint32_t) {}
+
+[[noreturn]] ZYX_EMU_COLD void unknown_sfpu_op(const char* what, uint32_t op) {
+    kernel_fault(std::string(what) + " " + std::to_string(op));
+}
 
 void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuUnary::Round)) kernel_fault("unknown SFPU op " + std::to_string(op));
+    if (op > uint32_t(tile::SfpuUnary::RsubScalar)) [[unlikely]] unknown_sfpu_op("unknown SFPU op", op);
     float* t = math_dst(f, idst, "SFPU unary op");
     tile::sfpu_unary(tile::SfpuUnary(op), t, param, f.core->compute.math_approx_mode);
-    sfpu_store(f, t);
+    // rsub_unary_tile rounds its result to bf16 (nearest even) itself in a 16-bit DST (LLK:
+    // the logit correction), so the truncating store leaves it as it is.
+    sfpu_store(f, t, op == uint32_t(tile::SfpuUnary::RsubScalar) ? Rounding::NearestEven : Rounding::TowardZero);
 }
 
+// A filled (uniform) operand is read as its word, without writing the tile out: generated
+// kernels fill a tile with each constant and combine it with a binary op at once.
 void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuBinary::Remainder)) kernel_fault("unknown SFPU binary op " + std::to_string(op));
-    float* ta = math_dst(f, a, "SFPU binary op");
-    float* tb = math_dst(f, b, "SFPU binary op");
-    float* to = math_dst(f, out, "SFPU binary op");
-    tile::sfpu_binary(tile::SfpuBinary(op), ta, tb, to);
+    if (op > uint32_t(tile::SfpuBinary::Remainder)) [[unlikely]] unknown_sfpu_op("unknown SFPU binary op", op);
+    math_check(f, a, "SFPU binary op");
+    math_check(f, b, "SFPU binary op");
+    math_check(f, out, "SFPU binary op");
+    DstState& d = f.core->dst;
+    const uint32_t sec = d.math_sec, uniform = d.uniform[sec];
+    const tile::SfpuBinary bop = tile::SfpuBinary(op);
+    if ((uniform >> b) & 1) {  // b filled (a too: a is written out)
+        const uint32_t word = d.uniform_word[sec][b];
+        const float* ta = settle_dst(d, sec, a, false);
+        tile::sfpu_binary_scalar(bop, ta, word, settle_dst(d, sec, out, true));
+    } else if ((uniform >> a) & 1) {  // a filled
+        const uint32_t word = d.uniform_word[sec][a];
+        const float* tb = settle_dst(d, sec, b, false);
+        tile::sfpu_binary_scalar(bop, word, tb, settle_dst(d, sec, out, true));
+    } else {
+        const float* ta = settle_dst(d, sec, a, false);
+        const float* tb = settle_dst(d, sec, b, false);
+        tile::sfpu_binary(bop, ta, tb, settle_dst(d, sec, out, true));
+    }
+    float* to = d.tile(sec, out);
     // fmod and remainder round their result to bf16 (nearest) before the store.
     const bool nearest = op == uint32_t(tile::SfpuBinary::Fmod) || op == uint32_t(tile::SfpuBinary::Remainder);
     sfpu_store(f, to, nearest ? Rounding::NearestEven : Rounding::TowardZero);
@@ -253,10 +307,10 @@ void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
 void sfpu_where(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    float* c = math_dst(f, idst0, "where_tile");
-    float* a = math_dst(f, idst1, "where_tile");
-    float* b = math_dst(f, idst2, "where_tile");
-    tile::where(c, a, b, math_dst(f, odst, "where_tile"));
+    const float* c = math_dst(f, idst0, "where_tile");
+    const float* a = math_dst(f, idst1, "where_tile");
+    const float* b = math_dst(f, idst2, "where_tile");
+    tile::where(c, a, b, math_dst(f, odst, "where_tile", /*overwrite=*/true));
 }
 
 void sfpu_reduce(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt) {
@@ -279,22 +333,29 @@ void transpose_dest(uint32_t idst, bool is_32bit) {
 void copy_dest(uint32_t idst, uint32_t odst) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    const float* in = math_dst(f, idst, "copy_dest_values");
-    float* out = math_dst(f, odst, "copy_dest_values", true);
-    if (in != out) std::memcpy(out, in, sizeof(float) * tile::kTileElems);
+    math_check(f, idst, "copy_dest_values");
+    math_check(f, odst, "copy_dest_values");
+    DstState& d = f.core->dst;
+    if ((d.uniform[d.math_sec] >> idst) & 1) {  // a filled tile's copy is filled with the same word
+        if (odst != idst) set_uniform(d, odst, d.uniform_word[d.math_sec][idst]);
+        return;
+    }
+    const float* in = settle_dst(d, d.math_sec, idst, false);
+    tile::copy(in, settle_dst(d, d.math_sec, odst, /*overwrite=*/true));
 }
 
+// Lazy (the tile becomes uniform) unless a 16-bit DST has to round the value.
 void sfpu_fill(uint32_t idst, uint32_t bits, bool is_float) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    float* t = math_dst(f, idst, "fill_tile", true);
-    if (is_float) {
-        float v;
-        std::memcpy(&v, &bits, 4);
-        tile::fill(t, v);
+    math_check(f, idst, "fill_tile");
+    DstState& d = f.core->dst;
+    if (is_float && dest16(f)) {
+        float* t = settle_dst(d, d.math_sec, idst, /*overwrite=*/true);
+        tile::fill_bits(t, bits);
         sfpu_store(f, t);
     } else {
-        tile::fill_bits(t, bits);
+        set_uniform(d, idst, bits);  // fill_tile's float is stored as it is: its bits
     }
 }
 

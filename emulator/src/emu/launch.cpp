@@ -805,6 +805,7 @@ void core_setup(Core& c, const Program& p) {
     c.dst.math_sec = c.dst.pack_sec = 0;
     c.dst.written[0] = c.dst.written[1] = 0;
     c.dst.pending[0] = c.dst.pending[1] = 0;
+    c.dst.uniform[0] = c.dst.uniform[1] = 0;
     c.dst.stale[0] = c.dst.stale[1] = 0xffffu;  // DST starts at zero (cleared on first read)
     c.opq->head = c.opq->count = 0;
     for (auto& r : c.cfg) r = RoleConfig{};

@@ -1,17 +1,19 @@
 // SFPU operations on DST tiles (MATH only), mirroring tt-metal's api/compute/compute_kernel_api.h
 // (sigmoid, log, tanh, abs, sign, square, power, exp2, heaviside, silu, sfpu_reduce, …),
-// api/compute/eltwise_unary/*.h, eltwise_binary_sfpu.h, binary_max_min.h, binary_fmod.h,
-// binary_remainder.h, and the in-DST transpose of transpose_wh_dest.h, with each op's
-// template and function parameters as tt-metal declares them (emulator/README.md names the
-// version). Call the matching *_init() before use, as on silicon.
+// api/compute/eltwise_unary/*.h (binop_with_scalar.h's add_unary_tile … rsub_unary_tile among
+// them), eltwise_binary_sfpu.h, binary_max_min.h, binary_fmod.h, binary_remainder.h, and the
+// in-DST transpose of transpose_wh_dest.h, with each op's template and function parameters as
+// tt-metal declares them (emulator/README.md names the version). Call the matching *_init()
+// before use, as on silicon; the emulator checks no init, so here they compile to nothing (a
+// generated kernel calls one before almost every op).
 //
-// What the emulator does with those parameters: it computes every op with libm in fp32 over the
-// whole tile. Approximation switches (approx, fast_and_approx, FAST_APPROX, legacy_compat,
-// input_clamping, iterations, scale, is_fp32_dest_acc_en) and vector modes (VectorMode::R / C
-// compute all four faces here; silicon leaves the faces outside the mode untouched) are
-// accepted and ignored; so is DstRoundingMode (a 16-bit DST result is always truncated, the
-// silicon default). Where an op needs a value the emulator does not model, the call faults
-// with "Unsupported: …" rather than compute something else.
+// What the emulator does with those parameters: it computes every op in fp32 (libm / libmvec,
+// docs/numerics.md §6) over the whole tile. Approximation switches (approx, fast_and_approx,
+// FAST_APPROX, legacy_compat, input_clamping, iterations, scale, is_fp32_dest_acc_en) and
+// vector modes (VectorMode::R / C compute all four faces here; silicon leaves the faces outside
+// the mode untouched) are accepted and ignored; so is DstRoundingMode (a 16-bit DST result is
+// always truncated, the silicon default). Where an op needs a value the emulator does not model,
+// the call faults with "Unsupported: …" rather than compute something else.
 #pragma once
 
 #include <cstdint>
@@ -28,12 +30,16 @@ enum SfpuUnaryOp : uint32_t {
     LeakyRelu, Sigmoid, Tanh, Gelu, Silu, Square, Power, Sign, Signbit, Floor, Ceil, Trunc,
     Elu, Erf, Erfinv, IsInf, IsNan, LogicalNot, Heaviside, Softplus, PowerIterative,
     Gtz, Ltz, Gez, Lez, Eqz, Nez, UnaryEq, UnaryNe, UnaryGt, UnaryLt, UnaryGe, UnaryLe, Round,
+    AddScalar, SubScalar, MulScalar, DivScalar, RsubScalar,
 };
 enum SfpuBinaryOp : uint32_t {
     BAdd, BSub, BRsub, BMul, BDiv, BPower, BMax, BMin, BEq, BNe, BLt, BGt, BLe, BGe, BFmod, BRemainder,
 };
-// sfpu_init codes of the ops that are neither unary nor binary (sfpu_init ignores its code).
+// Init codes of the ops that are neither unary nor binary (they only name the init).
 enum SfpuInitCode : uint32_t { InitFill = 200, InitTypecast, InitWhere, InitReduce, InitTransposeDest, InitCopyDest };
+// Every SFPU *_init(): nothing to do on the emulator (it does not check inits), so no call into
+// it (the table's sfpu_init stays for kernels built against older headers). `code` names the op.
+ALWI void init(uint32_t code) { (void)code; }
 inline uint32_t f32_bits(float f) {
     union { float f; uint32_t u; } v{f};
     return v.u;
@@ -46,16 +52,16 @@ ALWI void binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst) {
 
 // An op without template parameters: name_tile_init(), name_tile(idst).
 #define ZYX_EMU_UNARY(name, OP)                                                        \
-    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                 \
+    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); }                   \
     ALWI void name##_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::OP, idst); }
 // An op with one uint32_t parameter (f32 bits unless noted): name_tile(idst, param0).
 #define ZYX_EMU_UNARY_PARAM(name, OP)                                                  \
-    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                 \
+    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); }                   \
     ALWI void name##_tile(uint32_t idst, uint32_t param0) { zyx_emu_c::unary(zyx_emu_c::OP, idst, param0); }
 // An op whose init and tile both take `template <bool fast_and_approx = DEFAULT>`.
 #define ZYX_EMU_UNARY_APPROX(name, OP, DEFAULT)                                        \
     template <bool fast_and_approx = DEFAULT>                                          \
-    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::OP); }                 \
+    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); }                   \
     template <bool fast_and_approx = DEFAULT>                                          \
     ALWI void name##_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::OP, idst); }
 
@@ -64,7 +70,7 @@ ALWI void binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst) {
 enum class InputClamping : uint8_t { ClampToNegative = 1, None = 0 };
 
 template <bool approx = false, uint32_t scale = 0x3F800000, InputClamping input_clamping = InputClamping::ClampToNegative>
-ALWI void exp_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Exp); }
+ALWI void exp_tile_init() { zyx_emu_c::init(zyx_emu_c::Exp); }
 // exp(x), or exp(scale · x) with scale_en (only scale 1.0 is implemented). scale is bf16 bits.
 template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
           int iterations = 8>
@@ -82,7 +88,7 @@ ALWI void exp_tile(uint32_t idst, int vector_mode, uint16_t scale = 0x3F80) {
 
 // ---- recip (eltwise_unary/recip.h) -------------------------------------------------------------
 template <bool legacy_compat = RECIP_LEGACY_COMPAT>
-ALWI void recip_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Recip); }
+ALWI void recip_tile_init() { zyx_emu_c::init(zyx_emu_c::Recip); }
 template <bool legacy_compat = RECIP_LEGACY_COMPAT>
 ALWI void recip_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC) {
     (void)vector_mode;
@@ -93,17 +99,17 @@ template <bool legacy_compat = RECIP_LEGACY_COMPAT>
 ALWI void recip_tile(uint32_t idst, int vector_mode) { recip_tile<legacy_compat>(idst, VectorMode(vector_mode)); }
 
 // ---- sqrt, rsqrt (eltwise_unary/sqrt.h, rsqrt.h) -------------------------------------------------
-ALWI void sqrt_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Sqrt); }
+ALWI void sqrt_tile_init() { zyx_emu_c::init(zyx_emu_c::Sqrt); }
 template <bool FAST_APPROX = false>
 ALWI void sqrt_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Sqrt, idst); }
 template <bool legacy_compat = false>
-ALWI void rsqrt_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Rsqrt); }
+ALWI void rsqrt_tile_init() { zyx_emu_c::init(zyx_emu_c::Rsqrt); }
 template <bool legacy_compat = false, bool FAST_APPROX = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void rsqrt_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Rsqrt, idst); }
 
 // ---- compute_kernel_api.h: sigmoid, log, tanh, silu, abs, sign, signbit, square, exp2, … --------
 template <bool fast_and_approx = false>
-ALWI void sigmoid_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Sigmoid); }
+ALWI void sigmoid_tile_init() { zyx_emu_c::init(zyx_emu_c::Sigmoid); }
 template <VectorMode vec_mode = VectorMode::RC, bool fast_and_approx = false>
 ALWI void sigmoid_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Sigmoid, idst); }
 ZYX_EMU_UNARY_APPROX(log, Log, false)
@@ -116,10 +122,10 @@ ZYX_EMU_UNARY(square, Square)
 ZYX_EMU_UNARY(exp2, Exp2)
 ZYX_EMU_UNARY_PARAM(heaviside, Heaviside)  // param0: the value at x == 0, f32 bits
 // power_tile(idst, param0): x^p with the exponent p as f32 bits.
-ALWI void power_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Power); }
+ALWI void power_tile_init() { zyx_emu_c::init(zyx_emu_c::Power); }
 ALWI void power_tile(uint32_t idst, uint32_t param0) { zyx_emu_c::unary(zyx_emu_c::Power, idst, param0); }
 // power_iterative_tile(idst, n): x^n for an unsigned integer n (a plain integer, not f32 bits).
-ALWI void power_iterative_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::PowerIterative); }
+ALWI void power_iterative_tile_init() { zyx_emu_c::init(zyx_emu_c::PowerIterative); }
 ALWI void power_iterative_tile(uint32_t idst, uint32_t param0) {
     zyx_emu_c::unary(zyx_emu_c::PowerIterative, idst, param0);
 }
@@ -141,12 +147,12 @@ ZYX_EMU_UNARY(logical_not_unary, LogicalNot)
 ZYX_EMU_UNARY(relu, Relu)
 ZYX_EMU_UNARY_PARAM(relu_max, ReluMax)  // param0: the upper limit, f32 bits
 ZYX_EMU_UNARY_PARAM(relu_min, ReluMin)  // param0: the lower limit, f32 bits
-ALWI void leaky_relu_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::LeakyRelu); }
+ALWI void leaky_relu_tile_init() { zyx_emu_c::init(zyx_emu_c::LeakyRelu); }
 ALWI void leaky_relu_tile(uint32_t idst, uint32_t slope = 0) { zyx_emu_c::unary(zyx_emu_c::LeakyRelu, idst, slope); }
 ZYX_EMU_UNARY_PARAM(elu, Elu)  // param0: the slope, f32 bits
 
 // ---- rounding.h -----------------------------------------------------------------------------------
-ALWI void rounding_op_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Floor); }
+ALWI void rounding_op_tile_init() { zyx_emu_c::init(zyx_emu_c::Floor); }
 ZYX_EMU_UNARY(floor, Floor)  // floor_tile_init() etc.: the per-op inits of other tt-metal versions
 ZYX_EMU_UNARY(ceil, Ceil)
 ZYX_EMU_UNARY(trunc, Trunc)
@@ -168,8 +174,21 @@ ZYX_EMU_UNARY_PARAM(unary_lt, UnaryLt)
 ZYX_EMU_UNARY_PARAM(unary_ge, UnaryGe)
 ZYX_EMU_UNARY_PARAM(unary_le, UnaryLe)
 
+// ---- binop_with_scalar.h: x op param1, param1 the scalar as f32 bits ----------------------------
+// div_unary_tile multiplies by param1: tt-metal's LLK computes x · param1 ("inversion is carried
+// out on host side"), and ttnn passes the reciprocal of the divisor. rsub_unary_tile is
+// param1 − x (in a 16-bit DST rounded to bf16 nearest even, not truncated). The mode values are
+// tt-metal's; the int32 forms (add_unary_tile_int32, sub_unary_tile_int32) are not provided.
+enum { ADD_UNARY = 0, SUB_UNARY = 1, MUL_UNARY = 2, DIV_UNARY = 3, RSUB_UNARY = 4 };
+ALWI void binop_with_scalar_tile_init() { zyx_emu_c::init(zyx_emu_c::AddScalar); }
+ALWI void add_unary_tile(uint32_t idst, uint32_t param1) { zyx_emu_c::unary(zyx_emu_c::AddScalar, idst, param1); }
+ALWI void sub_unary_tile(uint32_t idst, uint32_t param1) { zyx_emu_c::unary(zyx_emu_c::SubScalar, idst, param1); }
+ALWI void mul_unary_tile(uint32_t idst, uint32_t param1) { zyx_emu_c::unary(zyx_emu_c::MulScalar, idst, param1); }
+ALWI void div_unary_tile(uint32_t idst, uint32_t param1) { zyx_emu_c::unary(zyx_emu_c::DivScalar, idst, param1); }
+ALWI void rsub_unary_tile(uint32_t idst, uint32_t param1) { zyx_emu_c::unary(zyx_emu_c::RsubScalar, idst, param1); }
+
 // ---- softplus.h: softplus_tile(idst, beta, beta_reciprocal, threshold), f32 bits; only beta 1 ----
-ALWI void softplus_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::Softplus); }
+ALWI void softplus_tile_init() { zyx_emu_c::init(zyx_emu_c::Softplus); }
 ALWI void softplus_tile(uint32_t idst, uint32_t beta = 0x3F800000u, uint32_t beta_reciprocal = 0x3F800000u,
                         uint32_t threshold = 0x41A00000u) {
     (void)beta_reciprocal;
@@ -182,7 +201,7 @@ ALWI void softplus_tile(uint32_t idst, uint32_t beta = 0x3F800000u, uint32_t bet
 
 // ---- SFPU binary (eltwise_binary_sfpu.h): DST[odst] = DST[idst0] op DST[idst1] -----------------
 #define ZYX_EMU_BINARY_INIT(name, OP) \
-    ALWI void name##_tile_init() { ZYX_EMU.sfpu_init(100 + zyx_emu_c::OP); }
+    ALWI void name##_tile_init() { zyx_emu_c::init(100 + zyx_emu_c::OP); }
 // add, sub, rsub: template <DstRoundingMode, bool is_fp32_dest_acc_en>.
 #define ZYX_EMU_BINARY_ROUNDED(name, OP)                                                                   \
     ZYX_EMU_BINARY_INIT(name, OP)                                                                          \
@@ -243,7 +262,7 @@ ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t od
                   "Unsupported data format for _calculate_where_(). Only Float32, Int32, UInt32, and Float16_b are allowed.");
     ZYX_EMU.sfpu_where(idst0, idst1, idst2, odst, uint32_t(data_format));
 }
-ALWI void where_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitWhere); }
+ALWI void where_tile_init() { zyx_emu_c::init(zyx_emu_c::InitWhere); }
 // Older tt-metal forms (before where_tile took its format): the untyped where_tile is bf16.
 ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
     where_tile<DataFormat::Float16_b>(idst0, idst1, idst2, odst);
@@ -288,7 +307,7 @@ ALWI void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
 template <PoolType pool_type, DataFormat format>
 ALWI void sfpu_reduce_init() {
     static_assert(zyx_emu_c::sfpu_reduce_args_ok<pool_type, format>());
-    ZYX_EMU.sfpu_init(zyx_emu_c::InitReduce);
+    zyx_emu_c::init(zyx_emu_c::InitReduce);
 }
 
 // ---- transpose_wh_dest.h / transpose_dest.h: DST[idst] = DST[idst]ᵀ in place ---------------------
@@ -299,7 +318,7 @@ ALWI void sfpu_reduce_init() {
 template <bool is_32bit = false, bool transpose_of_faces = true>
 ALWI void transpose_wh_dest_init_short(uint32_t operand = 0) {
     (void)operand;
-    ZYX_EMU.sfpu_init(zyx_emu_c::InitTransposeDest);
+    zyx_emu_c::init(zyx_emu_c::InitTransposeDest);
 }
 template <bool is_32bit = false, bool transpose_of_faces = true>
 ALWI void transpose_wh_dest(uint32_t idst) {
@@ -318,7 +337,7 @@ ALWI void transpose_dest(uint32_t idst) {
 }
 
 // ---- fill (eltwise_unary/fill.h) ------------------------------------------------------------------
-ALWI void fill_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitFill); }
+ALWI void fill_tile_init() { zyx_emu_c::init(zyx_emu_c::InitFill); }
 ALWI void fill_tile(uint32_t idst, float param0) { ZYX_EMU.sfpu_fill(idst, zyx_emu_c::f32_bits(param0), true); }
 ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) { ZYX_EMU.sfpu_fill(idst, param0, true); }
 template <DataFormat DATA_FORMAT = DataFormat::Int32>
@@ -332,14 +351,14 @@ ALWI void fill_tile_int(uint32_t idst, uint32_t param0) {
 // ---- typecast (eltwise_unary/typecast.h): IN/OUT are tt::DataFormat codes ------------------------
 // The init's defaults accept the older typecast_tile_init() without arguments.
 template <uint32_t IN_DTYPE = 0, uint32_t OUT_DTYPE = 0>
-ALWI void typecast_tile_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitTypecast); }
+ALWI void typecast_tile_init() { zyx_emu_c::init(zyx_emu_c::InitTypecast); }
 template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void typecast_tile(uint32_t idst) { ZYX_EMU.sfpu_typecast(idst, IN_DTYPE, OUT_DTYPE); }
 
 // ---- copy_dest_values (copy_dest_values.h): DST[idst_out] = DST[idst_in], bit for bit ------------
 // tt-metal's current form takes the data format; the older untyped copy_dest_values(idst0, idst1)
 // copied idst1 into idst0 (the other order), so it is deliberately not provided.
-ALWI void copy_dest_values_init() { ZYX_EMU.sfpu_init(zyx_emu_c::InitCopyDest); }
+ALWI void copy_dest_values_init() { zyx_emu_c::init(zyx_emu_c::InitCopyDest); }
 template <DataFormat DATA_FORMAT>
 ALWI void copy_dest_values(uint32_t idst_in, uint32_t idst_out) { ZYX_EMU.copy_dest(idst_in, idst_out); }
 
