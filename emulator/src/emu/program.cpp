@@ -203,7 +203,11 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     // -fno-exceptions as tt-metal's kernel build (a `throw` in a kernel is a compile error). The
     // emulator's own errors still unwind through kernel frames as C++ exceptions: that needs the
     // unwind tables, asked for explicitly (the x86-64 default, not every target's).
-    o.flags = {"-std=c++20", "-O2", "-g0", "-fPIC", "-w", "-fno-exceptions", "-fasynchronous-unwind-tables",
+    // -march=native -mno-avx512f: the host's vector units (a per-element loop in a data-movement
+    // kernel, e.g. a format conversion, runs 8 wide), without AVX-512 (the top CMakeLists.txt says
+    // why); -ffp-contract=off: no FMA the kernel did not write.
+    o.flags = {"-std=c++20", "-O2", "-march=native", "-mno-avx512f", "-ffp-contract=off", "-g0", "-fPIC", "-w",
+               "-fno-exceptions", "-fasynchronous-unwind-tables",
                "-I" + include_dir(), "-include", "zyx_emu/prelude.h", "-D__assert_fail=zyx_emu_assert_fail",
                "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE"};
     o.flags.push_back(device.arch == Arch::Wormhole ? "-DARCH_WORMHOLE" : "-DARCH_BLACKHOLE");

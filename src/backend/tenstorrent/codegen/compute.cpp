@@ -1,6 +1,7 @@
 // Step 2b: the compute kernel of a plan — the skeleton's loops around DST sections, and inside
 // them the expression DAG compiled to tile ops (ops.cpp) with DST slots allocated as it goes.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -100,7 +101,32 @@ public:
         }
         const Node& n = k_.nodes[size_t(i)];
         uint32_t out;
-        if (kernel::op_arity(n.op) == 0) {
+        if (int c = scalar_operand(n); c >= 0) {
+            // x op c with c a constant or launch scalar: the SFPU's binop-with-scalar form, no
+            // tile of c (binop_with_scalar.h: add / sub / rsub / mul / div_unary_tile).
+            const Node& cn = k_.nodes[size_t(n.src[c])];
+            Val x = eval(n.src[1 - c]);
+            --remaining_[size_t(n.src[c])];
+            out = slots_.holders[x.slot] == 1 && !slots_.live[x.slot] ? x.slot : slots_.alloc();
+            emit_copy(os_, ind_, inits_, x.slot, out);
+            // x / c by a power of two c is x · (1/c), exactly (div_unary_tile multiplies by its
+            // parameter: tt-metal's hosts pass the reciprocal).
+            const char* fn = n.op == Op::add ? "add_unary_tile"
+                             : n.op == Op::mul || n.op == Op::div ? "mul_unary_tile"
+                             : c == 1 ? "sub_unary_tile" : "rsub_unary_tile";
+            emit_init(os_, ind_, inits_, "binop_with_scalar_tile_init();");
+            os_ << ind_ << fn << "(" << out << ", ";
+            if (cn.op == Op::scalar) {
+                os_ << "scalar" << cn.arg;
+            } else {
+                double v = kernel::double_from_bits(cn.dtype, cn.value);
+                uint32_t bits = n.op == Op::div ? f32_bits_of(DType::f32, kernel::bits_from_double(DType::f32, 1.0 / v))
+                                                : f32_bits_of(cn.dtype, cn.value);
+                os_ << "0x" << std::hex << bits << std::dec << "u";
+            }
+            os_ << ");\n";
+            slots_.drop(x.slot, out);
+        } else if (kernel::op_arity(n.op) == 0) {
             out = slots_.alloc();
             leaf(i, out);
         } else {
@@ -130,11 +156,33 @@ public:
     }
 
 private:
+    // Which operand (0 or 1) of `n` is a constant or launch scalar that its binop-with-scalar
+    // form takes as a parameter, or -1: float add / sub / mul (either side), div by it.
+    int scalar_operand(const Node& n) const {
+        if (n.op != Op::add && n.op != Op::sub && n.op != Op::mul && n.op != Op::div) return -1;
+        if (!dtype_is_float(n.dtype)) return -1;
+        auto is_scalar = [&](int s) {
+            Op op = k_.nodes[size_t(n.src[s])].op;
+            return op == Op::constant || op == Op::scalar;
+        };
+        if (n.op == Op::div) {  // only by a constant power of two (its reciprocal is exact)
+            const Node& c = k_.nodes[size_t(n.src[1])];
+            if (c.op != Op::constant) return -1;
+            int e = 0;
+            double v = kernel::double_from_bits(c.dtype, c.value);
+            return std::isfinite(v) && v != 0 && std::fabs(std::frexp(v, &e)) == 0.5 && e > -125 && e < 127 ? 1 : -1;
+        }
+        if (is_scalar(1)) return 1;
+        if (is_scalar(0)) return 0;
+        return -1;
+    }
+
     int need(int i) {
         if (need_[size_t(i)]) return need_[size_t(i)];
         const Node& n = k_.nodes[size_t(i)];
         int r = 1;
         if (live_.count(i) || kernel::op_is_reduce(n.op)) r = 1;
+        else if (int c = scalar_operand(n); c >= 0) r = need(n.src[1 - c]);
         else if (kernel::op_arity(n.op) == 1) r = need(n.src[0]);
         else if (kernel::op_arity(n.op) >= 2) {
             int a = need(n.src[0]), b = need(n.src[1]);
@@ -150,14 +198,9 @@ private:
         const Node& n = k_.nodes[size_t(i)];
         switch (n.op) {
             case Op::constant: emit_fill(os_, ind_, inits_, slot, f32_bits_of(n.dtype, n.value)); return;
-            case Op::scalar:
-                if (dtype_is_int(n.dtype)) {  // an exact f32 integer (launch checks the range)
-                    emit_init(os_, ind_, inits_, "fill_tile_init();");
-                    os_ << ind_ << "fill_tile(" << slot << ", scalar" << n.arg << ");\n";
-                } else {
-                    emit_init(os_, ind_, inits_, "fill_tile_init();");
-                    os_ << ind_ << "fill_tile_bitcast(" << slot << ", scalar" << n.arg << ");\n";
-                }
+            case Op::scalar:  // scalar<n> holds its f32 bits (integers: an exact f32, launch checks the range)
+                emit_init(os_, ind_, inits_, "fill_tile_init();");
+                os_ << ind_ << "fill_tile_bitcast(" << slot << ", scalar" << n.arg << ");\n";
                 return;
             case Op::load: case Op::index: {
                 int st = -1;
@@ -282,6 +325,7 @@ std::string compute_source(const Plan& p) {
        << "#include \"api/compute/eltwise_unary/where.h\"\n"
        << "#include \"api/compute/eltwise_unary/typecast.h\"\n"
        << "#include \"api/compute/eltwise_unary/comp.h\"\n"
+       << "#include \"api/compute/eltwise_unary/binop_with_scalar.h\"\n"
        << "#include \"api/compute/binary_fmod.h\"\n"
        << "#include \"api/compute/copy_dest_values.h\"\n"
        << "#include \"api/compute/transpose_wh_dest.h\"\n"
@@ -295,7 +339,9 @@ std::string compute_source(const Plan& p) {
         std::string arg = "get_arg_val<uint32_t>(" + std::to_string(2 + s) + ")";
         if (dtype_is_int(t)) {  // the value as an f32 (exact: the launch checks it is below 2^22)
             std::string w = dtype_is_signed_int(t) ? "int" + std::to_string(8 * dtype_size(t)) + "_t(" + arg + ")" : arg;
-            os << I1 << "const float scalar" << s << " = float(" << w << ");\n";
+            os << I1 << "const float scalar" << s << "f = float(" << w << ");\n"
+               << I1 << "uint32_t scalar" << s << ";  // f32 bits\n"
+               << I1 << "__builtin_memcpy(&scalar" << s << ", &scalar" << s << "f, 4);\n";
             continue;
         }
         os << I1 << "const uint32_t scalar" << s << " = ";
