@@ -39,6 +39,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -262,6 +263,9 @@ struct Case {
     double tol_scale = 1;   // > 1 for ops whose reference differs by construction (approximations)
     double atol_floor = 0;  // absolute error an approximation is documented to have
     bool strided = true;    // also run with non-contiguous inputs
+    // The dtype a case without inputs draws its tensors in, where its result has another (the
+    // random group's checks return bools): it too must have a tile format for tt:0 to owe the case.
+    std::optional<DType> draws;
 };
 
 std::string dn(DType t) { return std::string(zyx::dtype_name(t)); }
@@ -276,7 +280,7 @@ struct Table {
     std::vector<Case> cases;
     void add(std::string name, std::vector<In> in, OpFn op, RefFn ref, double tol = 1, double atol_floor = 0) {
         bool strided = in.empty() || runs_strided(in[0].dtype);
-        cases.push_back({std::move(name), std::move(in), std::move(op), std::move(ref), tol, atol_floor, strided});
+        cases.push_back({std::move(name), std::move(in), std::move(op), std::move(ref), tol, atol_floor, strided, std::nullopt});
     }
 };
 
@@ -1405,7 +1409,8 @@ Tensor all_of(const std::vector<Tensor>& checks) {
     for (const Tensor& c : checks) flat.push_back(c.reshape({-1}));
     return zyx::cat(flat);
 }
-Tensor near(const Tensor& x, double want, double tol) { return (x.cast(f64) - want).abs() <= tol; }
+// In f32 (the tolerances are far wider than its rounding), so the checks of a tile dtype run on tt:0.
+Tensor near(const Tensor& x, double want, double tol) { return (x.cast(f32) - want).abs() <= tol; }
 
 Table random_group() {
     Table t;
@@ -1416,7 +1421,7 @@ Table random_group() {
     // another seed (other), and the same seed drawn on the interpreter (there).
     auto draws = [](const Tensor& x, const Tensor& same, const Tensor& other, const Tensor& there, Device dev) {
         return std::vector<Tensor>{(x == same), (x == there.to(dev)),
-                                   (x != other).sum() > int64_t(4096 / 2), x.isnan().logical_not()};
+                                   (x != other).sum() > int32_t(4096 / 2), x.isnan().logical_not()};
     };
     const int64_t kDrawChecks = 4096 * 2 + 1 + 4096;
     for (DType d : kFloats) {
@@ -1429,6 +1434,7 @@ Table random_group() {
             c.push_back(near(x.var(), 1.0 / 12, 0.01));
             return all_of(c);
         }, all_true(kDrawChecks + 4096 + 2));
+        t.cases.back().draws = d;
         t.add("randn " + dn(d), {}, [=](const Ins&, Device dev) {
             auto make = [&](uint64_t seed, Device on) { zyx::Generator g(seed); return zyx::randn(shape, d, on, g); };
             Tensor x = make(7, dev);
@@ -1439,6 +1445,7 @@ Table random_group() {
             c.push_back(x.gt(1).sum() > int64_t(0.13 * n));  // P(z > 1) = 0.159
             return all_of(c);
         }, all_true(kDrawChecks + 4096 + 3));
+        t.cases.back().draws = d;
         t.add("uniform(-3, 5) " + dn(d), {}, [=](const Ins&, Device dev) {
             auto make = [&](uint64_t seed, Device on) {
                 zyx::Generator g(seed);
@@ -1451,6 +1458,7 @@ Table random_group() {
             c.push_back(near(x.var(), 64.0 / 12, 0.6));
             return all_of(c);
         }, all_true(kDrawChecks + 4096 + 2));
+        t.cases.back().draws = d;
     }
     // randint: every integer dtype (and floats, bool): values in [low, high), each one drawn.
     for (DType d : kAll) {
@@ -1463,23 +1471,26 @@ Table random_group() {
                   };
                   Tensor x = make(11, dev);
                   std::vector<Tensor> c = draws(x, make(11, dev), make(12, dev), make(11, Device::interpreter()), dev);
-                  if (d == b8) c[2] = (x != make(12, dev)).sum() > int64_t(4096 / 4);  // two values only
-                  Tensor xi = x.cast(i64);
+                  if (d == b8) c[2] = (x != make(12, dev)).sum() > int32_t(4096 / 4);  // two values only
+                  Tensor xi = x.cast(f32);  // exact for these small ranges; checks on the chip
                   c.push_back((xi >= lo).logical_and(xi < hi));
-                  Tensor values = zyx::arange(lo, hi, 1, i64, dev);
-                  c.push_back((xi.reshape({-1, 1}) == values).sum(0) > int64_t(n / double(hi - lo) / 2));
+                  Tensor values = zyx::arange(lo, hi, 1, f32, dev);
+                  c.push_back((xi.reshape({-1, 1}) == values).sum(0) > int32_t(n / double(hi - lo) / 2));
                   c.push_back(near(xi.mean(), double(lo + hi - 1) / 2, 0.3));
                   return all_of(c);
               },
               all_true(kDrawChecks + 4096 + (hi - lo) + 1));
+        t.cases.back().draws = d;
     }
     // Wide ranges: 64-bit values beyond 2^32.
-    for (DType d : {i64, u64})
+    for (DType d : {i64, u64}) {
         t.add("randint [0, 2^40) " + dn(d), {}, [=](const Ins&, Device dev) {
             zyx::Generator g(13);
             Tensor x = zyx::randint(0, int64_t(1) << 40, {1000}, d, dev, g).cast(f64);
             return all_of({x >= 0, x < std::ldexp(1, 40), x.max() > std::ldexp(1, 39), x.min() < std::ldexp(1, 39)});
         }, all_true(2002));
+        t.cases.back().draws = d;
+    }
     return t;
 }
 
@@ -1579,8 +1590,6 @@ const std::vector<HostAllowed> kTtHostAllowList = {
     {"i32", "i32 arithmetic: the emulator's tile engine has no integer SFPU ops (tt-metal's add_int32_tile …); "
              "integers are computed as exact f32 values only where the generator can bound them below 2^24, and "
              "i32 tensors are converted, copied, moved and compared on the chip"},
-    {"rand", "random numbers come from 32- and 64-bit integer hashing, which the tile engine cannot do exactly"},
-    {"uniform(", "random numbers come from 32- and 64-bit integer hashing, which the tile engine cannot do exactly"},
     {"bitcast bf16->", "the intermediate dtype (f16, i16, u16) has no tile format"},
     {"bitcast f32->u32", "u32 has no tile format"},
 };
@@ -1660,6 +1669,7 @@ TEST_P(OpTest, AgainstReference) {
             Result r{label, Tensor(), c.ref(refs), c.tol_scale, c.atol_floor, "", false};
             r.device_dtypes = tile_dtype(r.want.dtype);
             for (const In& in : c.inputs) r.device_dtypes = r.device_dtypes && tile_dtype(in.dtype);
+            if (c.draws) r.device_dtypes = r.device_dtypes && tile_dtype(*c.draws);
             Result ri = r;
             try {
                 for (int pass = 0; pass < (compare_interp ? 2 : 1); ++pass) {

@@ -122,7 +122,7 @@ bool tile_op_ok(const Kernel& k, int i, std::string* why) {
             if (dtype_is_int(from) && dtype_is_int(n.dtype) && dtype_size(n.dtype) < dtype_size(from))
                 return no(why, "a narrowing integer cast");
             if (dtype_is_float(from) && in && !only_feeds_output(k, i))
-                return no(why, "a float → integer cast whose value is computed on (only a stored result converts)");
+                return no(why, "a float → integer cast whose result the kernel computes on (only a cast stored as the output converts)");
             return true;
         }
         case Op::bitcast: {
