@@ -182,4 +182,23 @@ void copy(const float* in, float* out);
 // complement (docs/numerics.md). Other formats throw Error(Unsupported).
 void typecast(DataFormat in, DataFormat out, float* t);
 
+// ---- SFPU integer binary ops (tile_sfpu_int.cpp) ----------------------------------------------
+
+// The integer SFPU ops on two DST tiles (tt-metal's add_int_tile … fmod_int32_tile). The words
+// are two's complement; results wrap. docs/numerics.md §6 "Integer SFPU ops" defines each.
+enum class SfpuBinaryInt : uint8_t {
+    Add, Sub, Rsub, Mul,            // a + b, a − b, b − a, low bits of a·b
+    And, Or, Xor,                   // bitwise
+    Shl, Shr, ShrLogical,           // a << b, a >> b (sign-filling), a >>> b; b outside [0, 31] → 0
+    Lt, Gt, Le, Ge,                 // 1 or 0 (integer words)
+    Max, Min,                       // Int32 signed, UInt32 unsigned
+    DivFloor, DivTrunc, DivFloat,   // Int32 quotient rounded down / toward 0; Float32 quotient
+    Remainder, Fmod,                // a − floor(a/b)·b (sign of b), a − trunc(a/b)·b (sign of a)
+};
+// out = a op b on the 32-bit words of the tiles (out may alias a or b). `fmt` is the kernel's
+// DataFormat: Int32, UInt32 or UInt16 (UInt16: the low 16 bits of each word, a zero-extended
+// result); Max/Min take Int32 and UInt32, the division family Int32 only. Other formats throw
+// Error(Unsupported).
+void sfpu_binary_int(SfpuBinaryInt op, DataFormat fmt, const float* a, const float* b, float* out);
+
 }  // namespace zyx::emu::tile

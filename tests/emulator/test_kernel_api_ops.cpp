@@ -4,6 +4,7 @@
 // fmod_binary_tile / remainder_binary_tile, round_tile, binop_with_scalar.h's add_unary_tile …
 // rsub_unary_tile, fill_tile (which the emulator keeps lazily); in f32 (Float32 CBs, fp32 DST) and
 // bf16 (Float16_b CBs, 16-bit DST). Also the precision of FPU ops on Float32 CBs (TF32 operands).
+// At the end: the integer SFPU ops (add_int_tile … fmod_int32_tile) on Int32 / UInt32 / UInt16 CBs.
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -566,5 +567,383 @@ TEST(EmuKernelApiOps, FpuOpsReadFloat32AsTf32ButCopyTileDoesNot) {
         ASSERT_EQ(r.tiles[0][i], x) << i;
         ASSERT_EQ(r.tiles[1][i], x_tf32) << i;
         ASSERT_EQ(r.tiles[2][i], x_tf32) << i;
+    }
+}
+
+// ---- integer SFPU ops (add_int_sfpu.h … binary_comp.h, div_int32_floor.h, _int32 / _uint32 ops) ---
+
+namespace {
+
+using Words = std::vector<uint32_t>;  // one 32×32 tile of words, row-major
+
+struct IntResult {
+    std::vector<Words> tiles;
+    std::optional<Error> err;
+};
+
+// Runs one compute kernel on one core, as run_ops does, with integer CBs: the input tiles (words,
+// format `in_fmt`) in cb 0, the DST tiles `pack` packed into cb 16 (format `out_fmt`) and read
+// back as words. The kernel source includes the tt-metal headers of the integer ops. `dest32`:
+// fp32_dest_acc_en (a 32-bit DST).
+IntResult run_int_ops(DataFormat in_fmt, DataFormat out_fmt, const std::vector<Words>& inputs, const std::string& body,
+                      const std::vector<uint32_t>& pack, bool dest32 = true) {
+    const uint32_t in_tile = tile_size_bytes(in_fmt), out_tile = tile_size_bytes(out_fmt);
+    const uint32_t in_w = in_tile / 1024, out_w = out_tile / 1024;  // bytes per datum
+    const uint32_t n_in = uint32_t(inputs.size()), n_out = uint32_t(pack.size());
+    Device dev(preset("wormhole-n150"));
+    auto in = dev.buffer_create(uint64_t(n_in) * in_tile, in_tile), out = dev.buffer_create(uint64_t(n_out) * out_tile, out_tile);
+    std::vector<uint8_t> bytes(size_t(n_in) * in_tile);
+    for (uint32_t t = 0; t < n_in; ++t)
+        for (uint32_t i = 0; i < 1024; ++i)
+            std::memcpy(bytes.data() + size_t(t) * in_tile + face_index(i / 32, i % 32) * in_w, &inputs[t][i], in_w);
+    dev.buffer_write(in.id, bytes.data(), bytes.size());
+    std::string packs;
+    for (uint32_t i : pack) packs += "    pack_tile(" + std::to_string(i) + ", 16);\n";
+    const std::string n_in_s = std::to_string(n_in), n_out_s = std::to_string(n_out);
+    const std::string in_page = std::to_string(in_tile), out_page = std::to_string(out_tile);
+    ProgramSpec s;
+    s.cbs = {cb(0, n_in, one_core(), in_fmt), cb(16, n_out, one_core(), out_fmt)};
+    auto k = compute("ops", R"(#include "api/compute/add_int_sfpu.h"
+#include "api/compute/sub_int_sfpu.h"
+#include "api/compute/mul_int_sfpu.h"
+#include "api/compute/binary_bitwise_sfpu.h"
+#include "api/compute/binary_shift.h"
+#include "api/compute/binary_comp.h"
+#include "api/compute/binary_max_min.h"
+#include "api/compute/div_int32_floor.h"
+#include "api/compute/div_int32_sfpu.h"
+#include "api/compute/binary_remainder.h"
+#include "api/compute/binary_fmod.h"
+#include "api/compute/tile_move_copy.h"
+#include "api/compute/eltwise_unary/fill.h"
+
+void kernel_main() {
+    cb_wait_front(0, )" + n_in_s + R"();
+    cb_reserve_back(16, )" + n_out_s + R"();
+    tile_regs_acquire();
+    copy_tile_init(0);
+)" + body + R"(
+    tile_regs_commit();
+    tile_regs_wait();
+)" + packs + R"(    tile_regs_release();
+    cb_push_back(16, )" + n_out_s + R"();
+    cb_pop_front(0, )" + n_in_s + R"();
+}
+)",
+                     one_core());
+    k.compute.fp32_dest_acc_en = dest32;
+    k.compute.dst_full_sync_en = true;
+    s.kernels = {dm1("reader", R"(
+void kernel_main() {
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" + in_page + R"(};
+    cb_reserve_back(0, )" + n_in_s + R"();
+    for (uint32_t i = 0; i < )" + n_in_s + R"(; ++i) noc_async_read_page(i, g, get_write_ptr(0) + i * )" + in_page + R"();
+    noc_async_read_barrier();
+    cb_push_back(0, )" + n_in_s + R"();
+})", one_core()),
+                 dm0("writer", R"(
+void kernel_main() {
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" + out_page + R"(};
+    cb_wait_front(16, )" + n_out_s + R"();
+    for (uint32_t i = 0; i < )" + n_out_s + R"(; ++i) noc_async_write_page(i, g, get_read_ptr(16) + i * )" + out_page + R"();
+    noc_async_write_barrier();
+    cb_pop_front(16, )" + n_out_s + R"();
+})", one_core()),
+                 k};
+    IntResult res;
+    ProgramId p;
+    try {
+        p = dev.program_create(s);
+    } catch (const Error& e) {
+        res.err = e;
+        return res;
+    }
+    dev.program_set_runtime_args(p, 0, {0, 0}, {in.address});
+    dev.program_set_runtime_args(p, 1, {0, 0}, {out.address});
+    res.err = run(dev, p);
+    if (res.err) return res;
+    std::vector<uint8_t> ob(size_t(n_out) * out_tile);
+    dev.buffer_read(out.id, ob.data(), ob.size());
+    for (uint32_t t = 0; t < n_out; ++t) {
+        Words w(1024, 0);
+        for (uint32_t i = 0; i < 1024; ++i)
+            std::memcpy(&w[i], ob.data() + size_t(t) * out_tile + face_index(i / 32, i % 32) * out_w, out_w);
+        res.tiles.push_back(std::move(w));
+    }
+    return res;
+}
+
+// Operand tiles a and b: every pair of edge words, every shift count −2 … 33 of a few words, then
+// random words (every third divisor small).
+void int_operands(Words& a, Words& b, uint32_t mask = 0xffffffffu) {
+    const uint32_t e[] = {0u, 1u, 0xffffffffu, 2u, 0xfffffff9u, 5u, 31u, 32u, 0x7fffffffu, 0x80000000u,
+                          0x80000001u, 0xffffu, 0x10000u, 0xdeadbeefu, 1000003u, 0xfff0bdc0u /* −1000000 */};
+    a.assign(1024, 0), b.assign(1024, 0);
+    uint32_t i = 0;
+    for (uint32_t x : e)
+        for (uint32_t y : e) a[i] = x, b[i] = y, ++i;
+    for (uint32_t x : {1u, 0xffffffffu, 0x80000000u, 0x12345678u})
+        for (int s = -2; s < 34; ++s) a[i] = x, b[i] = uint32_t(s), ++i;
+    std::mt19937 rng(11);
+    for (; i < 1024; ++i) a[i] = rng(), b[i] = i % 3 ? uint32_t(rng()) : uint32_t(int32_t(rng() % 41) - 20);
+    for (uint32_t j = 0; j < 1024; ++j) a[j] &= mask, b[j] &= mask;
+}
+
+// The integer ops of docs/numerics.md §6 on one pair of words, in 64-bit arithmetic. `f`: Int32
+// (signed), UInt32 or UInt16 (unsigned, 16 bits).
+int64_t int_val(DataFormat f, uint32_t w) {
+    return f == DataFormat::Int32 ? int64_t(int32_t(w)) : f == DataFormat::UInt16 ? int64_t(w & 0xffffu) : int64_t(w);
+}
+uint32_t int_word(DataFormat f, int64_t v) { return uint32_t(uint64_t(v) & (f == DataFormat::UInt16 ? 0xffffu : 0xffffffffu)); }
+int64_t int_floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+uint32_t int_ref(const std::string& op, DataFormat f, uint32_t x, uint32_t y) {
+    const int64_t a = int_val(f, x), b = int_val(f, y);
+    const int64_t s = f == DataFormat::UInt16 ? b : int64_t(int32_t(y));  // the shift count
+    const bool in_range = s >= 0 && s < 32;
+    if (op == "add") return int_word(f, a + b);
+    if (op == "sub") return int_word(f, a - b);
+    if (op == "rsub") return int_word(f, b - a);
+    if (op == "mul") return int_word(f, int64_t(uint64_t(a) * uint64_t(b)));
+    if (op == "and") return int_word(f, a & b);
+    if (op == "or") return int_word(f, a | b);
+    if (op == "xor") return int_word(f, a ^ b);
+    if (op == "shl") return in_range ? int_word(f, int64_t(uint64_t(a) << s)) : 0u;
+    if (op == "shr")  // sign-filling: the word read as an int32 (UInt16 words are never negative)
+        return in_range ? int_word(f, int_floor_div(f == DataFormat::UInt16 ? a : int64_t(int32_t(x)), int64_t(1) << s)) : 0u;
+    if (op == "shr_logical") return in_range ? int_word(f, int64_t((uint64_t(a) & 0xffffffffu) >> s)) : 0u;
+    if (op == "lt") return a < b;
+    if (op == "gt") return a > b;
+    if (op == "le") return a <= b;
+    if (op == "ge") return a >= b;
+    if (op == "max") return int_word(f, a > b ? a : b);
+    if (op == "min") return int_word(f, a < b ? a : b);
+    if (op == "div_floor" || op == "div_trunc") {
+        const bool fl = op == "div_floor";
+        if (b == 0) return a == INT32_MIN ? (fl ? 65534u : 65535u) : a < 0 ? int_word(f, fl ? -65537 : -65536) : 65536u;
+        return int_word(f, fl ? int_floor_div(a, b) : a / b);
+    }
+    if (op == "remainder") return b == 0 ? x : int_word(f, a - int_floor_div(a, b) * b);
+    if (op == "fmod") return b == 0 ? x : int_word(f, a % b);
+    ADD_FAILURE() << "no reference for " << op;
+    return 0;
+}
+
+// Checks tile t of r against int_ref(op) on every element.
+void expect_int_tile(const IntResult& r, size_t t, const std::string& op, DataFormat f, const Words& a, const Words& b) {
+    for (int i = 0; i < 1024; ++i)
+        ASSERT_EQ(r.tiles[t][i], int_ref(op, f, a[i], b[i]))
+            << op << "<" << data_format_name(f) << ">(0x" << std::hex << a[i] << ", 0x" << b[i] << ") element " << std::dec << i;
+}
+
+}  // namespace
+
+TEST(EmuKernelApiOps, IntegerSfpuOpsOnInt32Tiles) {
+    Words a, b;
+    int_operands(a, b);
+    const DataFormat I = DataFormat::Int32;
+    struct Run {
+        std::string body;
+        std::vector<std::string> ops;  // what DST 2, 3, … hold
+    };
+    const Run runs[] = {
+        {R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    add_int_tile_init();
+    add_int_tile<DataFormat::Int32>(0, 1, 2);
+    sub_int_tile_init();
+    sub_int_tile<DataFormat::Int32>(0, 1, 3);
+    rsub_int_tile_init();
+    rsub_int_tile<DataFormat::Int32>(0, 1, 4);
+    mul_int_tile_init<DataFormat::Int32>();
+    mul_int_tile<DataFormat::Int32>(0, 1, 5);
+    binary_bitwise_tile_init();
+    bitwise_and_binary_tile<DataFormat::Int32>(0, 1, 6);
+    bitwise_or_binary_tile<DataFormat::Int32>(0, 1, 7);)",
+         {"add", "sub", "rsub", "mul", "and", "or"}},
+        {R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    binary_bitwise_tile_init();
+    bitwise_xor_binary_tile<DataFormat::Int32>(0, 1, 2);
+    binary_shift_tile_init();
+    binary_left_shift_tile<DataFormat::Int32>(0, 1, 3);
+    binary_right_shift_tile<DataFormat::Int32>(0, 1, 4);
+    binary_logical_right_shift_tile<DataFormat::Int32>(0, 1, 5);
+    lt_int_tile_init<DataFormat::Int32>();
+    lt_int_tile<DataFormat::Int32>(0, 1, 6);
+    gt_int_tile_init<DataFormat::Int32>();
+    gt_int_tile<DataFormat::Int32>(0, 1, 7);)",
+         {"xor", "shl", "shr", "shr_logical", "lt", "gt"}},
+        {R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    le_int_tile_init<DataFormat::Int32>();
+    le_int_tile<DataFormat::Int32>(0, 1, 2);
+    ge_int_tile_init<DataFormat::Int32>();
+    ge_int_tile<DataFormat::Int32>(0, 1, 3);
+    binary_max_int32_tile_init();
+    binary_max_int32_tile(0, 1, 4);
+    binary_min_int32_tile_init();
+    binary_min_int32_tile(0, 1, 5);
+    div_int32_floor_tile_init();
+    div_int32_floor_tile(0, 1, 6);
+    div_int32_trunc_tile_init();
+    div_int32_trunc_tile(0, 1, 7);)",
+         {"le", "ge", "max", "min", "div_floor", "div_trunc"}},
+        {R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    remainder_int32_tile_init();
+    remainder_int32_tile(0, 1, 2);
+    fmod_int32_tile_init();
+    fmod_int32_tile(0, 1, 3);)",
+         {"remainder", "fmod"}},
+    };
+    for (const Run& run : runs) {
+        std::vector<uint32_t> pack;
+        for (size_t k = 0; k < run.ops.size(); ++k) pack.push_back(uint32_t(2 + k));
+        pack.push_back(0), pack.push_back(1);  // the inputs, untouched
+        auto r = run_int_ops(I, I, {a, b}, run.body, pack);
+        ASSERT_FALSE(r.err) << r.err->what();
+        for (size_t k = 0; k < run.ops.size(); ++k) expect_int_tile(r, k, run.ops[k], I, a, b);
+        EXPECT_EQ(r.tiles[run.ops.size()], a);
+        EXPECT_EQ(r.tiles[run.ops.size() + 1], b);
+    }
+    // Hand-written values, independent of int_ref: INT32_MAX + 1 wraps, −8 >> 1 = −4 (sign
+    // fill), 1 << 32 = 0, −1 < 0 is the integer 1, floor(−7 / 2) = −4.
+    const Words x = {0x7fffffffu, 0xfffffff8u, 1u, 0xffffffffu, 0xfffffff9u}, y = {1u, 1u, 32u, 0u, 2u};
+    Words xa(1024, 0), ya(1024, 1);
+    for (size_t i = 0; i < x.size(); ++i) xa[i] = x[i], ya[i] = y[i];
+    auto r = run_int_ops(I, I, {xa, ya}, R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    add_int_tile<DataFormat::Int32>(0, 1, 2);
+    binary_right_shift_tile<DataFormat::Int32>(0, 1, 3);
+    binary_left_shift_tile<DataFormat::Int32>(0, 1, 4);
+    lt_int_tile<DataFormat::Int32>(0, 1, 5);
+    div_int32_floor_tile(0, 1, 6);)",
+                         {2, 3, 4, 5, 6});
+    ASSERT_FALSE(r.err) << r.err->what();
+    EXPECT_EQ(r.tiles[0][0], 0x80000000u);
+    EXPECT_EQ(r.tiles[1][1], 0xfffffffcu);
+    EXPECT_EQ(r.tiles[2][2], 0u);
+    EXPECT_EQ(r.tiles[3][3], 1u);
+    EXPECT_EQ(r.tiles[4][4], 0xfffffffcu);
+}
+
+TEST(EmuKernelApiOps, IntegerSfpuOpsInPlaceAndOnAFilledTile) {
+    Words a, b;
+    int_operands(a, b);
+    const DataFormat I = DataFormat::Int32;
+    auto r = run_int_ops(I, I, {a, b}, R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    fill_tile_init();
+    fill_tile_int<DataFormat::Int32>(4, 0xfffffffdu);  // −3
+    mul_int_tile_init<DataFormat::Int32>();
+    mul_int_tile<DataFormat::Int32>(4, 1, 5);           // −3 · b
+    sub_int_tile_init();
+    sub_int_tile<DataFormat::Int32>(0, 4, 6);           // a − (−3), the filled tile as idst1
+    add_int_tile_init();
+    add_int_tile<DataFormat::Int32>(0, 1, 0);           // over idst0: a + b
+    rsub_int_tile_init();
+    rsub_int_tile<DataFormat::Int32>(0, 1, 1);          // over idst1: b − (a + b) = −a)",
+                         {5, 6, 0, 1});
+    ASSERT_FALSE(r.err) << r.err->what();
+    Words minus3(1024, 0xfffffffdu);
+    expect_int_tile(r, 0, "mul", I, minus3, b);
+    expect_int_tile(r, 1, "sub", I, a, minus3);
+    expect_int_tile(r, 2, "add", I, a, b);
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(r.tiles[3][i], 0u - a[i]) << i;
+}
+
+TEST(EmuKernelApiOps, DivInt32TileWritesTheFloat32Quotient) {
+    Words a, b;
+    int_operands(a, b);
+    auto r = run_int_ops(DataFormat::Int32, DataFormat::Float32, {a, b}, R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    div_int32_tile_init();
+    div_int32_tile(0, 1, 2);)",
+                         {2});
+    ASSERT_FALSE(r.err) << r.err->what();
+    for (int i = 0; i < 1024; ++i) {
+        const float want = float(int32_t(a[i])) / float(int32_t(b[i])), got = from_bits(r.tiles[0][i]);
+        if (std::isnan(want)) {
+            ASSERT_TRUE(std::isnan(got)) << i;
+            continue;
+        }
+        ASSERT_EQ(got, want) << int32_t(a[i]) << " / " << int32_t(b[i]);
+    }
+    EXPECT_EQ(from_bits(r.tiles[0][0 * 16 + 1]), 0.0f);                                  // 0 / 1
+    EXPECT_EQ(from_bits(r.tiles[0][1 * 16 + 0]), std::numeric_limits<float>::infinity());  // 1 / 0
+}
+
+TEST(EmuKernelApiOps, IntegerSfpuOpsOnUInt32AndUInt16Tiles) {
+    {  // UInt32 in a 32-bit DST: unsigned order; binary_right_shift_tile still fills with the sign bit.
+        const DataFormat U = DataFormat::UInt32;
+        Words a, b;
+        int_operands(a, b);
+        auto r = run_int_ops(U, U, {a, b}, R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    lt_int_tile_init<DataFormat::UInt32>();
+    lt_int_tile<DataFormat::UInt32>(0, 1, 2);
+    binary_max_uint32_tile_init();
+    binary_max_uint32_tile(0, 1, 3);
+    binary_min_uint32_tile_init();
+    binary_min_uint32_tile(0, 1, 4);
+    binary_shift_tile_init();
+    binary_right_shift_tile<DataFormat::UInt32>(0, 1, 5);
+    binary_logical_right_shift_tile<DataFormat::UInt32>(0, 1, 6);
+    mul_int_tile_init<DataFormat::UInt32>();
+    mul_int_tile<DataFormat::UInt32>(0, 1, 7);)",
+                             {2, 3, 4, 5, 6, 7});
+        ASSERT_FALSE(r.err) << r.err->what();
+        const char* ops[] = {"lt", "max", "min", "shr", "shr_logical", "mul"};
+        for (size_t k = 0; k < 6; ++k) expect_int_tile(r, k, ops[k], U, a, b);
+    }
+    {  // UInt16 CBs in a 16-bit DST (no 32-bit DST needed): arithmetic modulo 2^16.
+        const DataFormat U = DataFormat::UInt16;
+        Words a, b;
+        int_operands(a, b, 0xffffu);
+        auto r = run_int_ops(U, U, {a, b}, R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    add_int_tile<DataFormat::UInt16>(0, 1, 2);
+    sub_int_tile<DataFormat::UInt16>(0, 1, 3);
+    mul_int_tile_init<DataFormat::UInt16>();
+    mul_int_tile<DataFormat::UInt16>(0, 1, 4);
+    binary_left_shift_tile<DataFormat::UInt16>(0, 1, 5);
+    ge_int_tile<DataFormat::UInt16>(0, 1, 6);
+    bitwise_xor_binary_tile<DataFormat::UInt16>(0, 1, 7);)",
+                             {2, 3, 4, 5, 6, 7}, /*dest32=*/false);
+        ASSERT_FALSE(r.err) << r.err->what();
+        const char* ops[] = {"add", "sub", "mul", "shl", "ge", "xor"};
+        for (size_t k = 0; k < 6; ++k) expect_int_tile(r, k, ops[k], U, a, b);
+    }
+}
+
+TEST(EmuKernelApiOps, Int32SfpuOpsNeedA32BitDst) {
+    Words z(1024, 0);
+    auto r = run_int_ops(DataFormat::Int32, DataFormat::Int32, {z, z}, R"(    copy_tile(0, 0, 0);
+    copy_tile(0, 1, 1);
+    add_int_tile<DataFormat::Int32>(0, 1, 0);)",
+                         {0}, /*dest32=*/false);
+    ASSERT_TRUE(r.err);
+    EXPECT_EQ(r.err->status(), ErrorStatus::KernelFault);
+    EXPECT_TRUE(contains(r.err->message(), "kernel 'ops'")) << r.err->message();
+    EXPECT_TRUE(contains(r.err->message(), "add_int_tile<DataFormat::Int32>")) << r.err->message();
+    EXPECT_TRUE(contains(r.err->message(), "32-bit DST")) << r.err->message();
+    auto r2 = run_int_ops(DataFormat::Int32, DataFormat::Int32, {z, z}, "    div_int32_floor_tile(0, 1, 0);", {0}, false);
+    ASSERT_TRUE(r2.err);
+    EXPECT_TRUE(contains(r2.err->message(), "div_int32_floor_tile: Int32 words need a 32-bit DST")) << r2.err->message();
+}
+
+TEST(EmuKernelApiOps, IntegerSfpuOpsRefuseOtherFormatsAtCompileTime) {
+    Words z(1024, 0);
+    const std::pair<std::string, std::string> cases[] = {
+        {"add_int_tile<DataFormat::Float32>(0, 1, 0);", "Unsupported data format for add_int"},
+        {"mul_int_tile_init<DataFormat::Float16_b>();", "Unsupported data format for mul_int"},
+        {"binary_left_shift_tile<DataFormat::Int8>(0, 1, 0);", "Unsupported data format for left shift"},
+        {"lt_int_tile_init<DataFormat::Float32>();", "Unsupported data format for lt_int"},
+    };
+    for (const auto& [call, message] : cases) {
+        auto r = run_int_ops(DataFormat::Int32, DataFormat::Int32, {z}, "    " + call, {0});
+        ASSERT_TRUE(r.err) << call;
+        EXPECT_EQ(r.err->status(), ErrorStatus::KernelCompilation) << call;
+        EXPECT_TRUE(contains(r.err->message(), message)) << r.err->message();
     }
 }

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 3
+#define ZYX_EMU_ABI_VERSION 4
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -122,6 +122,9 @@ struct zyx_emu_api {
     void (*transpose_dest)(uint32_t idst, bool is_32bit);
     // copy_dest_values<fmt>: DST[odst] = DST[idst], bit for bit
     void (*copy_dest)(uint32_t idst, uint32_t odst);
+    // integer SFPU binary ops (add_int_tile<fmt> … fmod_int32_tile): DST[odst] = DST[idst0] op
+    // DST[idst1]; op = zyx::emu::tile::SfpuBinaryInt, fmt a tt::DataFormat code
+    void (*sfpu_binary_int)(uint32_t op, uint32_t fmt, uint32_t idst0, uint32_t idst1, uint32_t odst);
 };
 
 // The table pointer every kernel .so carries (set once by zyx_emu_kernel_bind, read-only after).

@@ -25,6 +25,7 @@ void sfpu_where(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, u
 void sfpu_reduce(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt);
 void transpose_dest(uint32_t idst, bool is_32bit);
 void copy_dest(uint32_t idst, uint32_t odst);
+void sfpu_binary_int(uint32_t op, uint32_t fmt, uint32_t a, uint32_t b, uint32_t out);
 void pack_tile(uint32_t idst, uint32_t cb, uint32_t out_index, bool out_of_order);
 void pack_reconfig(uint32_t cb);
 void reconfig_unpack(uint32_t cb_a, uint32_t cb_b);

@@ -16,6 +16,10 @@ static_assert(uint32_t(tile::SfpuUnary::PowerIterative) == 34 && uint32_t(tile::
               "kernel API SFPU op codes out of step with tile_math.hpp");
 static_assert(uint32_t(tile::SfpuBinary::Ge) == 13 && uint32_t(tile::SfpuBinary::Remainder) == 15,
               "kernel API SFPU op codes out of step with tile_math.hpp");
+static_assert(uint32_t(tile::SfpuBinaryInt::Shl) == 7 && uint32_t(tile::SfpuBinaryInt::Lt) == 10 &&
+                  uint32_t(tile::SfpuBinaryInt::Max) == 14 && uint32_t(tile::SfpuBinaryInt::DivFloor) == 16 &&
+                  uint32_t(tile::SfpuBinaryInt::Fmod) == 20,
+              "kernel API integer SFPU op codes (api/compute/sfpu_int_ops.h) out of step with tile_math.hpp");
 static_assert(uint32_t(tile::EltwiseOp::Mul) == 2 && uint32_t(tile::Broadcast::Scalar) == 3, "FPU op codes");
 static_assert(uint32_t(tile::PoolType::Max) == 2 && uint32_t(tile::PoolType::Min) == 3 &&
                   uint32_t(tile::ReduceDim::Col) == 1 && uint32_t(tile::ReduceDim::Scalar) == 2,
@@ -342,6 +346,40 @@ void copy_dest(uint32_t idst, uint32_t odst) {
     }
     const float* in = settle_dst(d, d.math_sec, idst, false);
     tile::copy(in, settle_dst(d, d.math_sec, odst, /*overwrite=*/true));
+}
+
+// Integer SFPU ops (api/compute/sfpu_int_ops.h). Int32 and UInt32 words need a 32-bit DST
+// (fp32_dest_acc_en): a 16-bit DST cannot hold them, so such a call is a kernel fault. UInt16
+// works in either. The results are integer words: never rounded into a 16-bit DST. Filled
+// operands are written out first (settle_dst).
+[[noreturn]] ZYX_EMU_COLD void sfpu_int_dest16_fault(uint32_t op, DataFormat df) {
+    static const char* const names[] = {
+        "add_int_tile", "sub_int_tile", "rsub_int_tile", "mul_int_tile", "bitwise_and_binary_tile",
+        "bitwise_or_binary_tile", "bitwise_xor_binary_tile", "binary_left_shift_tile", "binary_right_shift_tile",
+        "binary_logical_right_shift_tile", "lt_int_tile", "gt_int_tile", "le_int_tile", "ge_int_tile",
+        "binary_max_int32_tile", "binary_min_int32_tile", "div_int32_floor_tile", "div_int32_trunc_tile",
+        "div_int32_tile", "remainder_int32_tile", "fmod_int32_tile"};
+    std::string name = names[op];
+    if (op <= uint32_t(tile::SfpuBinaryInt::Ge)) name += "<DataFormat::" + std::string(data_format_name(df)) + ">";
+    else if (df == DataFormat::UInt32 && op <= uint32_t(tile::SfpuBinaryInt::Min)) name.replace(name.find("int32"), 5, "uint32");
+    kernel_fault(name + ": " + std::string(data_format_name(df)) +
+                 " words need a 32-bit DST (ComputeConfig fp32_dest_acc_en = true); this program's DST is 16-bit");
+}
+
+void sfpu_binary_int(uint32_t op, uint32_t fmt, uint32_t a, uint32_t b, uint32_t out) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Math) return;
+    if (op > uint32_t(tile::SfpuBinaryInt::Fmod)) [[unlikely]] unknown_sfpu_op("unknown integer SFPU op", op);
+    const DataFormat df = DataFormat(fmt);
+    if (dest16(f) && df != DataFormat::UInt16) [[unlikely]] sfpu_int_dest16_fault(op, df);
+    math_check(f, a, "SFPU integer op");
+    math_check(f, b, "SFPU integer op");
+    math_check(f, out, "SFPU integer op");
+    DstState& d = f.core->dst;
+    const uint32_t sec = d.math_sec;
+    const float* ta = settle_dst(d, sec, a, false);
+    const float* tb = settle_dst(d, sec, b, false);
+    tile::sfpu_binary_int(tile::SfpuBinaryInt(op), df, ta, tb, settle_dst(d, sec, out, true));
 }
 
 // Lazy (the tile becomes uniform) unless a 16-bit DST has to round the value.

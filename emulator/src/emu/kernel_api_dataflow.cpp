@@ -522,6 +522,7 @@ const zyx_emu_api* kernel_api_table() {
         t.sfpu_reduce = sfpu_reduce;
         t.transpose_dest = transpose_dest;
         t.copy_dest = copy_dest;
+        t.sfpu_binary_int = sfpu_binary_int;
         return t;
     }();
     return &table;

@@ -294,5 +294,6 @@ ALWI void pack_reconfig_data_format(uint32_t, uint32_t new_operand) { ZYX_EMU.pa
 }  // namespace ckernel
 
 #include "api/compute/sfpu_ops.h"
+#include "api/compute/sfpu_int_ops.h"
 
 using namespace ckernel;

@@ -1,0 +1,3 @@
+// tt-metal path api/compute/div_int32_sfpu.h: part of the emulator compute API (sfpu_int_ops.h).
+#pragma once
+#include "api/compute/compute_kernel_api.h"
