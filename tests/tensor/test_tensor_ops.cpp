@@ -1587,9 +1587,9 @@ struct HostAllowed {
     const char* reason;
 };
 const std::vector<HostAllowed> kTtHostAllowList = {
-    {"i32", "i32 arithmetic: the emulator's tile engine has no integer SFPU ops (tt-metal's add_int32_tile …); "
-             "integers are computed as exact f32 values only where the generator can bound them below 2^24, and "
-             "i32 tensors are converted, copied, moved and compared on the chip"},
+    {"pow int i32", "i32 pow with a tensor exponent: the tile engine has no integer pow (a constant exponent is unrolled)"},
+    {"i32 pow(", "i32 pow with a launch-scalar exponent: the tile engine has no integer pow (a constant exponent is unrolled)"},
+    {"linspace i32", "linspace computes in f64, which has no tile format"},
     {"bitcast bf16->", "the intermediate dtype (f16, i16, u16) has no tile format"},
     {"bitcast f32->u32", "u32 has no tile format"},
 };

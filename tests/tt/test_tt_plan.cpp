@@ -190,23 +190,32 @@ TEST(TtPlan, RefusalsSayWhy) {
     int x = f64.add_input(DType::f64, View::contiguous({4}));
     f64.add_output(DType::f64, View::contiguous({4}), f64.unary(Op::neg, f64.load(x)));
     EXPECT_NE(refusal(f64).find("f64"), std::string::npos);
-    // A shift has no tile form.
-    Kernel sh;
-    sh.shape = {4};
-    int a = sh.add_input(DType::i32, View::contiguous({4}), 0, tiled(1, 4));
-    sh.add_output(DType::i32, View::contiguous({4}), sh.binary(Op::shl, sh.load(a), sh.load(a)));
-    EXPECT_NE(refusal(sh).find("shl"), std::string::npos);
+    // An i32 pow has a tile form only with a constant exponent (unrolled into multiplies).
+    Kernel pw;
+    pw.shape = {4};
+    int a = pw.add_input(DType::i32, View::contiguous({4}), 0, tiled(1, 4));
+    pw.add_output(DType::i32, View::contiguous({4}), pw.binary(Op::pow, pw.load(a), pw.load(a)));
+    EXPECT_NE(refusal(pw).find("pow"), std::string::npos);
     // An i64 result has nowhere to go.
     Kernel ar;
     ar.shape = {100};
     ar.add_output(DType::i64, View::contiguous({100}), ar.index(0, DType::i64));
     EXPECT_NE(refusal(ar).find("i64"), std::string::npos);
-    // Integers past 2^24 would not be exact in f32.
+    // Integers other than i32 are f32 values in DST: past 2^24 they would not be exact.
     Kernel big;
     big.shape = {8};
-    big.add_output(DType::i32, View::contiguous({8}),
-                   big.binary(Op::mul, big.index(0, DType::i32), big.constant_int(DType::i32, 1 << 23)));
+    big.add_output(DType::f32, View::contiguous({8}),
+                   big.cast(big.binary(Op::mul, big.index(0, DType::i64), big.constant_int(DType::i64, 1 << 23)), DType::f32));
     EXPECT_NE(refusal(big).find("2^24"), std::string::npos);
+    // i32 values are Int32 words: the same product in i32 is exact, and so are shifts.
+    Kernel words;
+    words.shape = {8};
+    words.add_output(DType::i32, View::contiguous({8}),
+                     words.binary(Op::shl, words.binary(Op::mul, words.index(0, DType::i32), words.constant_int(DType::i32, 1 << 23)),
+                                  words.constant_int(DType::i32, 3)));
+    validate(words);
+    std::string why;
+    EXPECT_TRUE(zyx::tt::codegen::make_plan(words, kN150, &why)) << why;
     // A small arange is fine: index · step + start in exact f32 integers.
     Kernel small;
     small.shape = {100};

@@ -2,7 +2,9 @@
 // edges, size-1 axes), inputs read through random views of buffers of random shapes (permutes,
 // broadcasts, steps, flips, pads, slices, reshapes that push a layer), random expression trees
 // over the ops and dtypes the Tenstorrent code generator takes (f32, bf16, bool; integer index
-// arithmetic), random reductions over any axes with epilogues, and matmul-shaped kernels. Each
+// arithmetic), random reductions over any axes with epilogues, and matmul-shaped kernels; and in
+// a second test, i32 kernels (Int32 words in DST: wrap-around, division by zero, shifts past
+// the width, saturating casts from floats) that must agree exactly. Each
 // runs through TTDevice (generated program, tiled buffers) and through the reference
 // interpreter; every output must agree within the tolerance of its dtype, sums within the
 // rounding their terms allow. A kernel the generator refuses is a failure here (the generator
@@ -49,6 +51,11 @@ struct Case {
 struct Gen {
     std::mt19937_64 rng;
     Case c;
+    bool ints = false;  // i32 expressions too (the integer test)
+    // Float expressions of correctly rounded ops only (no transcendental functions, whose last
+    // bit may differ from the interpreter's): they feed integer casts and comparisons, where a
+    // one-ulp difference would change an exactly compared result.
+    bool exact = false;
     explicit Gen(uint64_t seed) : rng(seed) {}
 
     int64_t uniform(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); }
@@ -57,6 +64,12 @@ struct Gen {
 
     uint64_t random_value(DType t) {
         if (t == DType::bool_) return rng() & 1;
+        if (t == DType::i32) {  // small values, the edges, and any word
+            static const int64_t edges[] = {0, 1, -1, 31, 32, 33, INT32_MAX, INT32_MIN, INT32_MIN + 1, 65536};
+            int p = int(uniform(0, 99));
+            int64_t v = p < 60 ? uniform(-40, 40) : p < 80 ? edges[uniform(0, 9)] : int64_t(int32_t(uint32_t(rng())));
+            return uint64_t(v) & 0xffffffffu;
+        }
         int p = int(uniform(0, 999));
         double v = std::uniform_real_distribution<double>(-2, 2)(rng);
         if (p < 4) v = NAN;
@@ -133,30 +146,68 @@ struct Gen {
         int64_t p = uniform(0, 99);
         std::vector<int64_t> s = full ? c.k.shape : c.k.global_shape();
         if (p < 70 || t == DType::bool_) return c.k.load(input(t, s));
-        if (p < 82) return c.k.constant(t, double(uniform(-4, 4)) / 2);
+        const bool i = t == DType::i32;
+        if (p < 82) return c.k.constant(t, i ? double(uniform(-7, 7)) : double(uniform(-4, 4)) / 2);
         if (p < 90) {
             int sc = c.k.add_scalar(t);
-            c.scalars.push_back(bits_from_double(t, double(uniform(-6, 6)) / 4));
+            c.scalars.push_back(i ? random_value(t) : bits_from_double(t, double(uniform(-6, 6)) / 4));
             return c.k.scalar(sc);
         }
         size_t axes = full ? c.k.shape.size() : c.k.global_rank();
-        if (axes == 0) return c.k.constant(t, 0.5);
-        return c.k.cast(c.k.index(int(uniform(0, int64_t(axes) - 1)), DType::i32), t);  // an arange
+        if (axes == 0) return c.k.constant(t, i ? 3 : 0.5);
+        int idx = c.k.index(int(uniform(0, int64_t(axes) - 1)), DType::i32);  // an arange
+        return i ? idx : c.k.cast(idx, t);
+    }
+
+    int int_expr(int depth, bool full) {
+        const DType t = DType::i32;
+        if (depth <= 0 || chance(20)) return leaf(t, full);
+        int64_t kind = uniform(0, 99);
+        if (kind < 25) {
+            const Op un[] = {Op::neg, Op::abs, Op::relu, Op::sign, Op::bit_not, Op::floor};
+            return c.k.unary(un[uniform(0, 5)], int_expr(depth - 1, full));
+        }
+        if (kind < 70) {
+            const Op bin[] = {Op::add, Op::sub, Op::mul, Op::div, Op::mod, Op::max, Op::min,
+                              Op::bit_and, Op::bit_or, Op::bit_xor, Op::shl, Op::shr};
+            return c.k.binary(bin[uniform(0, 11)], int_expr(depth - 1, full), int_expr(depth - 1, full));
+        }
+        if (kind < 76) return c.k.binary(Op::pow, int_expr(depth - 1, full), c.k.constant(t, double(uniform(0, 12))));
+        if (kind < 88) return c.k.where(expr(DType::bool_, depth - 1, full), int_expr(depth - 1, full), int_expr(depth - 1, full));
+        return c.k.cast(exact_expr(chance(70) ? fdtype() : DType::bool_, depth - 1, full), t);
+    }
+
+    int exact_expr(DType t, int depth, bool full) {
+        const bool was = exact;
+        exact = true;
+        int e = expr(t, depth, full);
+        exact = was;
+        return e;
     }
 
     int expr(DType t, int depth, bool full) {
+        if (t == DType::i32) return int_expr(depth, full);
         if (depth <= 0 || chance(20)) return leaf(t, full);
         int64_t kind = uniform(0, 99);
         if (t == DType::bool_) {
-            DType f = fdtype();
+            DType f = ints && chance(50) ? DType::i32 : fdtype();
             const Op preds[] = {Op::cmp_lt, Op::cmp_le, Op::cmp_gt, Op::cmp_ge, Op::cmp_eq, Op::cmp_ne};
-            if (kind < 70) return c.k.binary(preds[uniform(0, 5)], expr(f, depth - 1, full), expr(f, depth - 1, full));
+            if (kind < 70) {
+                if (!ints) return c.k.binary(preds[uniform(0, 5)], expr(f, depth - 1, full), expr(f, depth - 1, full));
+                return c.k.binary(preds[uniform(0, 5)], exact_expr(f, depth - 1, full), exact_expr(f, depth - 1, full));
+            }
             const Op logic[] = {Op::logical_and, Op::logical_or, Op::logical_xor};
             if (kind < 90) {
                 DType o = chance(50) ? DType::bool_ : f;  // logical ops read any dtype, the same for both
                 return c.k.binary(logic[uniform(0, 2)], expr(o, depth - 1, full), expr(o, depth - 1, full));
             }
             return c.k.unary(Op::logical_not, expr(f, depth - 1, full));
+        }
+        if (exact && kind < 75) {
+            const Op un[] = {Op::neg, Op::abs, Op::relu, Op::floor, Op::ceil, Op::round, Op::sign};
+            const Op bin[] = {Op::add, Op::sub, Op::mul, Op::max, Op::min};
+            if (kind < 35) return c.k.unary(un[uniform(0, 6)], expr(t, depth - 1, full));
+            return c.k.binary(bin[uniform(0, 4)], expr(t, depth - 1, full), expr(t, depth - 1, full));
         }
         if (kind < 35) {
             const Op un[] = {Op::neg, Op::exp, Op::log, Op::sqrt, Op::sin, Op::cos, Op::tanh, Op::sigmoid, Op::relu,
@@ -168,7 +219,7 @@ struct Gen {
             return c.k.binary(bin[uniform(0, 9)], expr(t, depth - 1, full), expr(t, depth - 1, full));
         }
         if (kind < 88) return c.k.where(expr(DType::bool_, depth - 1, full), expr(t, depth - 1, full), expr(t, depth - 1, full));
-        return c.k.cast(expr(chance(70) ? fdtype() : DType::bool_, depth - 1, full), t);
+        return c.k.cast(expr(ints && chance(50) ? DType::i32 : chance(70) ? fdtype() : DType::bool_, depth - 1, full), t);
     }
 
     // out[..., m, n] = epilogue(Σ_k A[..., m, k] · B[..., k, n]), A and B in one float dtype.
@@ -222,7 +273,7 @@ struct Gen {
     }
 
     Case make() {
-        if (chance(12)) {
+        if (!ints && chance(12)) {
             matmul();
             return c;
         }
@@ -236,13 +287,13 @@ struct Gen {
             c.k.shape.push_back(s);
         }
         c.k.reduce_axes = uint32_t(r);
-        DType t = fdtype();
+        DType t = ints && chance(70) ? DType::i32 : fdtype();
         int node;
         if (r > 0) {
             const Op rops[] = {Op::reduce_sum, Op::reduce_max, Op::reduce_min, Op::reduce_sum, Op::reduce_prod};
             Op rop = rops[uniform(0, 4)];
             // Products of many terms overflow: a prod multiplies values near 1.
-            int operand = rop == Op::reduce_prod ? c.k.binary(Op::add, c.k.constant(t, 1.0),
+            int operand = rop == Op::reduce_prod && t != DType::i32 ? c.k.binary(Op::add, c.k.constant(t, 1.0),
                                                               c.k.binary(Op::mul, c.k.constant(t, 0.01), expr(t, 1, true)))
                                                  : expr(t, int(uniform(0, 2)), true);
             node = c.k.reduce(rop, operand);
@@ -318,6 +369,12 @@ std::string compare(const Case& cs, const std::vector<uint8_t>& want, const std:
             if ((wb != 0) != (gb != 0)) return "element " + std::to_string(i) + ": want " + std::to_string(wb) + ", got " + std::to_string(gb);
             continue;
         }
+        if (dtype_is_int(t)) {  // exact
+            if (wb != gb)
+                return "element " + std::to_string(i) + ": want " + std::to_string(int64_t(double_from_bits(t, wb))) +
+                       ", got " + std::to_string(int64_t(double_from_bits(t, gb)));
+            continue;
+        }
         double w = double_from_bits(t, wb), g = double_from_bits(t, gb);
         if (std::isnan(w) && std::isnan(g)) continue;
         if (std::isinf(w) && g == w) continue;
@@ -330,18 +387,20 @@ std::string compare(const Case& cs, const std::vector<uint8_t>& want, const std:
     return "";
 }
 
-TEST_F(TtRandom, GeneratedProgramsAgreeWithTheInterpreter) {
-    const uint64_t seed = env_or("ZYX_TT_RANDOM_SEED", 1), count = env_or("ZYX_TT_RANDOM_KERNELS", 120),
+// Runs `count` kernels of the seed (ints: the integer generator) on the chip and the interpreter.
+void run_random(tt::TTDevice* dev_, bool ints, uint64_t default_count) {
+    const uint64_t seed = env_or("ZYX_TT_RANDOM_SEED", 1), count = env_or("ZYX_TT_RANDOM_KERNELS", default_count),
                    first = env_or("ZYX_TT_RANDOM_FIRST", 0);
     const bool trace = env_or("ZYX_TT_RANDOM_TRACE", 0) != 0;
     tt::TTMemoryPool& pool = dev_->tt_pool();
     int failures = 0;
     for (uint64_t i = first; i < first + count && failures < 5; ++i) {
-        Gen g(seed * 1000003 + i);
+        Gen g(seed * 1000003 + i + (ints ? 500000 : 0));
+        g.ints = ints;
         Case cs = g.make();
         const Kernel& k = cs.k;
         validate(k);
-        std::string where = "seed " + std::to_string(seed) + " kernel " + std::to_string(i) + ":\n" + kernel_string(k);
+        std::string where = std::string(ints ? "integer " : "") + "seed " + std::to_string(seed) + " kernel " + std::to_string(i) + ":\n" + kernel_string(k);
         if (trace) std::printf("%s", where.c_str());
         std::string why;
         if (!dev_->supports(k, &why)) {
@@ -384,5 +443,8 @@ TEST_F(TtRandom, GeneratedProgramsAgreeWithTheInterpreter) {
         }
     }
 }
+
+TEST_F(TtRandom, GeneratedProgramsAgreeWithTheInterpreter) { run_random(dev_, false, 120); }
+TEST_F(TtRandom, IntegerProgramsAgreeExactly) { run_random(dev_, true, 60); }
 
 }  // namespace

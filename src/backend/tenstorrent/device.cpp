@@ -268,8 +268,8 @@ Event TTDevice::launch_on(ProgramId program, std::span<const BufferId> buffers, 
                                                       std::string(dtype_name(scalars[i].dtype)) + "; runtime args are 32-bit words");
         uint64_t mask = size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
         r.scalars.push_back(uint32_t(scalars[i].bits & mask));
-        if (p.generated && dtype_is_int(scalars[i].dtype)) {
-            // Generated kernels compute integers as exact f32 values (docs/numerics.md).
+        if (p.generated && dtype_is_int(scalars[i].dtype) && !codegen::words(scalars[i].dtype)) {
+            // Generated kernels compute integers other than i32 as exact f32 values (docs/numerics.md).
             double v = kernel::double_from_bits(scalars[i].dtype, scalars[i].bits);
             if (std::fabs(v) > codegen::kIntScalarLimit)
                 throw Error(ErrorStatus::Unsupported,

@@ -55,14 +55,12 @@ struct Val {
 // read from (1: the reduce operands / matmul, 0: the epilogue). Nodes with several uses stay in
 // their slot until the last use; loads, constants and index tiles are made again for every use
 // (cheaper than holding a DST tile). An op writes its result over its first operand when nothing
-// else needs that value, else into a fresh slot. `raw_load` (or -1): a load copied to an integer
-// output bit for bit (no conversion to f32).
+// else needs that value, else into a fresh slot.
 class ExprCompiler {
 public:
-    ExprCompiler(const Plan& p, std::ostringstream& os, std::string ind, InitTracker& inits, Slots& slots, int level,
-                 int raw_load = -1)
+    ExprCompiler(const Plan& p, std::ostringstream& os, std::string ind, InitTracker& inits, Slots& slots, int level)
         : p_(p), k_(p.kernel), os_(os), ind_(std::move(ind)), inits_(inits), slots_(slots), level_(level),
-          raw_load_(raw_load), remaining_(k_.nodes.size(), 0), need_(k_.nodes.size(), 0) {}
+          remaining_(k_.nodes.size(), 0), need_(k_.nodes.size(), 0) {}
 
     // Counts the uses of everything `roots` reach (stopping at nodes already given a slot).
     void count_uses(const std::vector<int>& roots) {
@@ -197,8 +195,10 @@ private:
     void leaf(int i, uint32_t slot) {
         const Node& n = k_.nodes[size_t(i)];
         switch (n.op) {
-            case Op::constant: emit_fill(os_, ind_, inits_, slot, f32_bits_of(n.dtype, n.value)); return;
-            case Op::scalar:  // scalar<n> holds its f32 bits (integers: an exact f32, launch checks the range)
+            case Op::constant:
+                emit_fill(os_, ind_, inits_, slot, words(n.dtype) ? uint32_t(n.value) : f32_bits_of(n.dtype, n.value));
+                return;
+            case Op::scalar:  // scalar<n> holds its f32 bits or Int32 word (compute_source)
                 emit_init(os_, ind_, inits_, "fill_tile_init();");
                 os_ << ind_ << "fill_tile_bitcast(" << slot << ", scalar" << n.arg << ");\n";
                 return;
@@ -218,10 +218,8 @@ private:
                     emit_init(os_, ind_, inits_, "transpose_wh_dest_init_short<true>();");
                     os_ << ind_ << "transpose_wh_dest<true>(" << slot << ");\n";
                 }
-                if (x.format == protocol::DataFormat::Int32 && i != raw_load_) {
-                    emit_init(os_, ind_, inits_, "typecast_tile_init<" + std::string(kTypecastIntToFloat) + ">();");
-                    os_ << ind_ << "typecast_tile<" << kTypecastIntToFloat << ">(" << slot << ");\n";
-                }
+                // An Int32 load stays words; an index tile holds f32 positions.
+                if (n.op == Op::index && words(n.dtype)) emit_typecast(os_, ind_, inits_, true, slot);
                 return;
             }
             default: break;
@@ -236,7 +234,6 @@ private:
     InitTracker& inits_;
     Slots& slots_;
     int level_;
-    int raw_load_;
     std::vector<uint32_t> remaining_;
     std::vector<int> need_;
     std::map<int, uint32_t> live_;
@@ -256,11 +253,12 @@ const char* pool_of(Op op) {
 // column 0), or both (result at [0][0]); sfpu_reduce reduces columns into row 0, so a row
 // reduction goes through transposes. `nan` (a free slot, or UINT32_MAX) keeps NaN where the
 // reduced values held one: the SFPU's max / min skip NaN, the IR's give NaN.
-void in_tile_reduce(const Plan& p, std::ostringstream& os, const std::string& ind, InitTracker& t, Op op, uint32_t acc,
-                    uint32_t scratch0, uint32_t scratch1) {
+void in_tile_reduce(const Plan& p, std::ostringstream& os, const std::string& ind, InitTracker& t, Op op, DType dt,
+                    uint32_t acc, uint32_t scratch0, uint32_t scratch1) {
+    const std::string fmt = words(dt) ? "DataFormat::Int32" : "DataFormat::Float32";
     auto reduce_once = [&](const char* pool, uint32_t slot) {
-        emit_init(os, ind, t, std::string("sfpu_reduce_init<") + pool + ", DataFormat::Float32>();");
-        os << ind << "sfpu_reduce<" << pool << ", DataFormat::Float32>(" << slot << ");\n";
+        emit_init(os, ind, t, std::string("sfpu_reduce_init<") + pool + ", " + fmt + ">();");
+        os << ind << "sfpu_reduce<" << pool << ", " << fmt << ">(" << slot << ");\n";
     };
     auto transpose = [&](uint32_t slot) {
         emit_init(os, ind, t, "transpose_wh_dest_init_short<true>();");
@@ -276,7 +274,7 @@ void in_tile_reduce(const Plan& p, std::ostringstream& os, const std::string& in
             transpose(slot);
         }
     };
-    const bool nan_guard = op == Op::reduce_max || op == Op::reduce_min;
+    const bool nan_guard = (op == Op::reduce_max || op == Op::reduce_min) && !words(dt);
     if (nan_guard) {  // count NaNs the same way
         emit_copy(os, ind, t, acc, scratch0);
         emit_unary(os, ind, t, "isnan", scratch0);
@@ -299,6 +297,12 @@ void emit_copy_tile(std::ostringstream& os, const std::string& ind, InitTracker&
 }
 
 namespace {
+
+// The identity of reduce node rn as the DST word it starts from.
+uint32_t identity_bits(const Node& rn) {
+    uint64_t bits = kernel::reduce_identity_bits(rn.op, rn.dtype);
+    return words(rn.dtype) ? uint32_t(bits) : f32_bits_of(rn.dtype, bits);
+}
 
 // The value in `v` as a slot its holder may write over (a copy when someone else still needs it).
 uint32_t exclusive(std::ostringstream& os, const std::string& ind, InitTracker& inits, Slots& slots, Val v) {
@@ -327,6 +331,14 @@ std::string compute_source(const Plan& p) {
        << "#include \"api/compute/eltwise_unary/comp.h\"\n"
        << "#include \"api/compute/eltwise_unary/binop_with_scalar.h\"\n"
        << "#include \"api/compute/binary_fmod.h\"\n"
+       << "#include \"api/compute/add_int_sfpu.h\"\n"
+       << "#include \"api/compute/sub_int_sfpu.h\"\n"
+       << "#include \"api/compute/mul_int_sfpu.h\"\n"
+       << "#include \"api/compute/binary_bitwise_sfpu.h\"\n"
+       << "#include \"api/compute/binary_shift.h\"\n"
+       << "#include \"api/compute/binary_comp.h\"\n"
+       << "#include \"api/compute/binary_max_min.h\"\n"
+       << "#include \"api/compute/div_int32_floor.h\"\n"
        << "#include \"api/compute/copy_dest_values.h\"\n"
        << "#include \"api/compute/transpose_wh_dest.h\"\n"
        << "#include \"api/compute/matmul.h\"\n"
@@ -337,6 +349,10 @@ std::string compute_source(const Plan& p) {
     for (size_t s = 0; s < k.scalars.size(); ++s) {
         DType t = k.scalars[s];
         std::string arg = "get_arg_val<uint32_t>(" + std::to_string(2 + s) + ")";
+        if (words(t)) {
+            os << I1 << "const uint32_t scalar" << s << " = " << arg << ";  // Int32 word\n";
+            continue;
+        }
         if (dtype_is_int(t)) {  // the value as an f32 (exact: the launch checks it is below 2^22)
             std::string w = dtype_is_signed_int(t) ? "int" + std::to_string(8 * dtype_size(t)) + "_t(" + arg + ")" : arg;
             os << I1 << "const float scalar" << s << "f = float(" << w << ");\n"
@@ -393,7 +409,7 @@ std::string compute_source(const Plan& p) {
         for (int r : p.reduce_nodes) {
             const Node& rn = k.nodes[size_t(r)];
             acc.push_back(slots.alloc());
-            emit_fill(os, I2, inits, acc.back(), f32_bits_of(rn.dtype, kernel::reduce_identity_bits(rn.op, rn.dtype)));
+            emit_fill(os, I2, inits, acc.back(), identity_bits(rn));
             reduced[r] = acc.back();
         }
         os << I2 << "for (uint32_t s = 0; s < " << p.steps << "; ++s) {\n";
@@ -426,10 +442,10 @@ std::string compute_source(const Plan& p) {
             emit_copy_tile(os, I4, in_edge, p.mask_cb, m);
             for (size_t j = 0; j < vals.size(); ++j) {
                 const Node& rn = k.nodes[size_t(p.reduce_nodes[j])];
-                emit_fill(os, I4, in_edge, id, f32_bits_of(rn.dtype, kernel::reduce_identity_bits(rn.op, rn.dtype)));
+                emit_fill(os, I4, in_edge, id, identity_bits(rn));
                 emit_init(os, I4, in_edge, "where_tile_init();");
-                os << I4 << "where_tile<DataFormat::Float32>(" << m << ", " << vals[j].slot << ", " << id << ", "
-                   << vals[j].slot << ");\n";
+                os << I4 << "where_tile<DataFormat::" << (words(rn.dtype) ? "Int32" : "Float32") << ">(" << m << ", "
+                   << vals[j].slot << ", " << id << ", " << vals[j].slot << ");\n";
             }
             os << I4 << "cb_pop_front(" << p.mask_cb << ", 1);\n" << I3 << "}\n";
             inits.reset();
@@ -453,7 +469,8 @@ std::string compute_source(const Plan& p) {
         if (p.reduce_rows || p.reduce_cols)
             for (size_t j = 0; j < acc.size(); ++j) {
                 uint32_t s0 = slots.alloc(), s1 = slots.alloc();
-                in_tile_reduce(p, os, I2, inits, k.nodes[size_t(p.reduce_nodes[j])].op, acc[j], s0, s1);
+                const Node& rn = k.nodes[size_t(p.reduce_nodes[j])];
+                in_tile_reduce(p, os, I2, inits, rn.op, rn.dtype, acc[j], s0, s1);
                 slots.free(s0);
                 slots.free(s1);
             }
@@ -462,21 +479,11 @@ std::string compute_source(const Plan& p) {
     // The epilogue: the output's expression over the reduce results and the level-0 streams.
     for (const Stream& s : p.streams)
         if (s.level == 0) os << I2 << "cb_wait_front(" << s.cb << ", 1);\n";
-    // A load stored bit for bit (an integer copy, or a bitcast chain): no conversion either way.
-    int raw_load = p.out_node;
-    while (k.nodes[size_t(raw_load)].op == Op::bitcast) raw_load = k.nodes[size_t(raw_load)].src[0];
-    const bool raw = k.nodes[size_t(raw_load)].op == Op::load &&
-                     (raw_load != p.out_node || p.out_format == protocol::DataFormat::Int32);
-    const bool raw_int = raw;
-    ExprCompiler ec(p, os, I2, inits, slots, 0, raw ? raw_load : -1);
+    // (An Int32 output is an i32 node, on words already; a bitcast keeps the bits it is given.)
+    ExprCompiler ec(p, os, I2, inits, slots, 0);
     for (auto [node, slot] : reduced) ec.provide(node, slot);
     ec.count_uses({p.out_node});
     uint32_t res = ec.eval(p.out_node).slot;
-    if (p.out_format == protocol::DataFormat::Int32 && !raw_int) {  // an exact f32 integer → Int32
-        res = exclusive(os, I2, inits, slots, Val{res});
-        emit_init(os, I2, inits, "typecast_tile_init<" + std::string(kTypecastFloatToInt) + ">();");
-        os << I2 << "typecast_tile<" << kTypecastFloatToInt << ">(" << res << ");\n";
-    }
     for (const Stream& s : p.streams)
         if (s.level == 0) os << I2 << "cb_pop_front(" << s.cb << ", 1);\n";
     os << I2 << "tile_regs_commit();\n"

@@ -43,7 +43,13 @@ std::string dim_origin(Dim d) {
     return "?";
 }
 
-std::string ivar(int axis) { return "i" + std::to_string(axis); }
+// A variable name: a letter and a number ("i3"). Not written `"i" + std::to_string(n)`: GCC 12
+// warns about that falsely (-Wrestrict) once it is inlined.
+std::string var(char letter, int64_t n) {
+    std::string v = std::to_string(n);
+    return v.insert(0, 1, letter);
+}
+std::string ivar(int axis) { return var('i', axis); }
 
 // Datum type of a CB format.
 const char* datum(protocol::DataFormat f) {
@@ -82,7 +88,7 @@ void emit_view(std::ostringstream& os, const std::string& ind, const View& v, co
         os << ind << "{\n" << ind << "    int64_t q = e;\n";
         std::vector<std::string> lv(l.shape.size());
         for (size_t d = l.shape.size(); d-- > 0;) {
-            lv[d] = "z" + std::to_string(d);
+            lv[d] = var('z', d);
             int64_t n = std::max<int64_t>(l.shape[d], 1);
             os << ind << "    const int64_t " << lv[d] << " = q % " << n << "; q /= " << n << ";\n";
         }
@@ -322,7 +328,7 @@ private:
         for (size_t d = 0; d < v.rank(); ++d) {
             bool in_rows = std::find(rd.axes.begin(), rd.axes.end(), int(d)) != rd.axes.end();
             bool in_cols = std::find(cd.axes.begin(), cd.axes.end(), int(d)) != cd.axes.end();
-            vars.push_back(in_rows ? "r" + std::to_string(d) : in_cols ? "c" + std::to_string(d) : ivar(int(d)));
+            vars.push_back(in_rows ? var('r', d) : in_cols ? var('c', d) : ivar(int(d)));
         }
         os_ << I << T << "* d = reinterpret_cast<" << T << "*>(l1);\n"
             << I << "for (uint32_t r = 0; r < 32; ++r) {\n"
@@ -374,7 +380,7 @@ private:
         os_ << I2 << "for (uint32_t c = 0; c < 32; ++c) {\n"
             << I2 << "    const int64_t fc = " << dim_origin(s.cols) << " + c;\n";
         if (in_cols) emit_unravel(os_, I2 + "    ", k_, cd, "fc", "c");
-        std::string value = in_rows ? "r" + std::to_string(a) : in_cols ? "c" + std::to_string(a) : ivar(a);
+        std::string value = in_rows ? var('r', a) : in_cols ? var('c', a) : ivar(a);
         os_ << I2 << "    (void)fr; (void)fc;\n"
             << I2 << "    d[face(r, c)] = float(" << value << ");\n"
             << I2 << "}\n"

@@ -34,10 +34,4 @@ void emit_work_split(std::ostringstream& os, const std::string& ind, uint64_t ti
 // copy_tile of the front tile of `cb` into DST `slot`, with its init.
 void emit_copy_tile(std::ostringstream& os, const std::string& ind, InitTracker& inits, uint32_t cb, uint32_t slot);
 
-// typecast_tile template arguments (tt::DataFormat codes).
-inline constexpr const char* kTypecastIntToFloat =
-    "static_cast<uint32_t>(DataFormat::Int32), static_cast<uint32_t>(DataFormat::Float32)";
-inline constexpr const char* kTypecastFloatToInt =
-    "static_cast<uint32_t>(DataFormat::Float32), static_cast<uint32_t>(DataFormat::Int32)";
-
 }  // namespace zyx::tt::codegen

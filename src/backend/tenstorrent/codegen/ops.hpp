@@ -6,9 +6,10 @@
 // Numbers in DST: every value is an f32 in a 32-bit DST (fp32_dest_acc_en), whatever its dtype:
 // f32 and bf16 values (a 16-bit float is rounded once, by the packer, when it is stored — the
 // IR's own rule, docs/ir.md; a cast between float dtypes inside a kernel is not rounded, see
-// docs/numerics.md), booleans as 0.0 / 1.0 (comparisons give those), and integers as exact
-// f32 integers while the planner can bound them below 2^24. All math is on the SFPU (exact f32
-// IEEE arithmetic, no 19-bit SrcA/SrcB), except matmul_tiles (FPU, fp32 accumulation).
+// docs/numerics.md), booleans as 0.0 / 1.0 (comparisons give those), i32 values as Int32 words
+// (two's complement, computed by the integer SFPU ops: `words`), and the other integer dtypes
+// as exact f32 integers while the planner can bound them below 2^24. All math is on the SFPU
+// (exact f32 IEEE arithmetic, no 19-bit SrcA/SrcB), except matmul_tiles (FPU, fp32 accumulation).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,10 @@ inline constexpr double kIntScalarLimit = 4194304.0;  // 2^22
 inline constexpr uint32_t kGatherCacheTiles = 8;
 
 const char* data_format_cpp(protocol::DataFormat f);  // "DataFormat::Float32"
+
+// Whether values of dtype t are Int32 words in DST (i32: the integer SFPU ops compute them, with
+// the IR's wrap-around), rather than f32 values.
+inline bool words(DType t) { return t == DType::i32; }
 
 // Dtypes a node may have on the tile engine (f32, bf16, bool, integers as bounded f32 values).
 bool tile_dtype_ok(DType t);
@@ -51,6 +56,9 @@ uint32_t op_scratch(const kernel::Kernel& k, int i);
 void emit_init(std::ostringstream& os, const std::string& ind, InitTracker& inits, const std::string& text);
 void emit_fill(std::ostringstream& os, const std::string& ind, InitTracker& inits, uint32_t slot, uint32_t bits);
 void emit_copy(std::ostringstream& os, const std::string& ind, InitTracker& inits, uint32_t src, uint32_t dst);
+// typecast_tile of `slot` in place: f32 → Int32 words (to_words: nearest even, saturating, NaN
+// → 0) or Int32 words → f32 (nearest even).
+void emit_typecast(std::ostringstream& os, const std::string& ind, InitTracker& inits, bool to_words, uint32_t slot);
 // `name`_tile(slot) with its init (isnan, trunc, …).
 void emit_unary(std::ostringstream& os, const std::string& ind, InitTracker& inits, const std::string& name, uint32_t slot);
 void emit_binary(std::ostringstream& os, const std::string& ind, InitTracker& inits, const std::string& name, uint32_t a,
@@ -60,6 +68,8 @@ void emit_binary(std::ostringstream& os, const std::string& ind, InitTracker& in
 void emit_combine(std::ostringstream& os, const std::string& ind, InitTracker& inits, kernel::Op reduce, DType t,
                   uint32_t acc, uint32_t v, const uint32_t* scratch);
 uint32_t combine_scratch(kernel::Op reduce, DType t);
+// The exponent of an integer pow when node i is a constant in [0, 64), else -1.
+int small_exponent(const kernel::Kernel& k, int i);
 // Whether node i's only use is the kernel's output (its rounding or conversion is then the
 // packer's, at store).
 bool only_feeds_output(const kernel::Kernel& k, int i);

@@ -144,7 +144,8 @@ bool fail(std::string* why, const std::string& reason) {
 constexpr double kExactInt = 16777216.0;
 
 // Checks every needed node against what the tile engine does (ops.hpp), with integer nodes
-// bounded in magnitude (bound[i]; infinite = unknown).
+// bounded in magnitude (bound[i]; infinite = unknown). i32 nodes are Int32 words (exact at any
+// size); the other integer dtypes are f32 values and must stay below 2^24.
 bool check_nodes(const Kernel& k, const std::vector<bool>& needed, std::string* why) {
     std::vector<double> bound(k.nodes.size(), INFINITY);
     for (size_t i = 0; i < k.nodes.size(); ++i) {
@@ -157,6 +158,14 @@ bool check_nodes(const Kernel& k, const std::vector<bool>& needed, std::string* 
         std::string reason;
         if (!tile_op_ok(k, int(i), &reason)) return fail(why, what + ": " + reason);
         if (!dtype_is_int(n.dtype)) continue;
+        if (words(n.dtype)) {  // exact as words; a bound only where a cast to f32 integers will need one
+            bound[i] = n.op == Op::constant ? std::fabs(kernel::double_from_bits(n.dtype, n.value))
+                       : n.op == Op::index  ? double(std::max<int64_t>(k.shape[n.arg], 1) - 1)
+                       : n.op == Op::cast && dtype_is_int(src(0).dtype) ? b(0)
+                       : n.op == Op::cast && src(0).dtype == DType::bool_ ? 1
+                                                                          : INFINITY;
+            continue;
+        }
         switch (n.op) {
             case Op::constant: bound[i] = std::fabs(kernel::double_from_bits(n.dtype, n.value)); break;
             case Op::index: bound[i] = double(std::max<int64_t>(k.shape[n.arg], 1) - 1); break;
