@@ -8,8 +8,8 @@
 // functions are glibc's libmvec vector variants (declared below: `omp simd` loops calling them
 // become calls of _ZGVeN16v_expf and friends, or the AVX2 / SSE variants without AVX-512), so
 // their results are libmvec's, within its documented 4 ulp (the measured maxima are in
-// docs/numerics.md §6); erf is ours (erf_tile: piecewise polynomials in double, within 0.502
-// ulp, and faster than libmvec's erff). Ops made of IEEE arithmetic, comparisons and selects read denormal
+// docs/numerics.md §6); erf is ours (erf_tile: piecewise polynomials in double, within 0.5013
+// ulp). Ops made of IEEE arithmetic, comparisons and selects read denormal
 // inputs as zero through the host's MXCSR DAZ flag instead of flushing them in code (the same
 // values), and flush their results explicitly (or by FTZ where that is provably the same: sums
 // and differences). + − × ÷, sqrt and the comparisons stay exact.
@@ -221,17 +221,18 @@ inline double gelu_tanh_call(float x) {
 inline double gelu_tanh_combine(float x, double e) { return x == -kInf ? 0.0 : double(x) / (1.0 + e); }
 
 // ---- erf ----------------------------------------------------------------------------------------
-// Ours rather than libmvec's erff (up to 4 ulp, and table gathers): within 0.502 ulp of the exact
-// value on every fp32 input (docs/numerics.md §6).
+// Ours rather than libmvec's erff (up to 4 ulp): within 0.5013 ulp of the exact value on every
+// fp32 input, and a little faster (docs/numerics.md §6, §9).
 //
-// erf(x) = x·G(a), a = |x| clamped to kErfClamp, G(a) = erf(a)/a (even, smooth, from 2/√π at 0
-// to 1/4 at 4). Beyond 3.9193 erf(x) rounds to ±1 in fp32, and so does x·G(kErfClamp). [0, 4) is
-// cut into 16 pieces of width 1/4; on piece k (k/4 ≤ a < (k+1)/4) G is a polynomial of degree 6 in
-// v = a − k/4 ∈ [0, 1/4), evaluated in double by Horner's rule, and a·G is rounded once to fp32
-// and given the sign of x. a, floor(4a) and v are exact, so the errors are the polynomial's (below
-// 2·10⁻¹⁰ relative, ~0.002 ulp) and double rounding (~10⁻¹⁶): the result is the correctly rounded
-// one except within ~0.002 ulp of a rounding boundary. A NaN passes through every step; a
-// denormal x is read as zero (DAZ), so erf(±0) = ±0 and results are never denormal.
+// erf(x) = x·G(a), a = |x| clamped to kErfClamp, G(a) = erf(a)/a (even, smooth, from 2/√π at 0 to
+// 1/4 at 4). From 3.9193 on, erf(x) rounds to ±1 in fp32, and so does kErfClamp·G(kErfClamp).
+// [0, 4) is cut into 16 pieces of width 1/4; on piece k (k/4 ≤ a < (k+1)/4) G is a polynomial of
+// degree 6 in v = a − k/4 ∈ [0, 1/4), evaluated in double by Horner's rule, and a·G is rounded
+// once to fp32 and given the sign of x. a, the piece and v are exact, so the errors are the
+// polynomials' (below 8·10⁻¹¹ relative, 0.0013 ulp) and double rounding (~10⁻¹⁶): the result is
+// the correctly rounded one except within 0.0013 ulp of a rounding boundary (0.02 % of inputs).
+// A NaN passes through every step; a denormal x is read as zero (DAZ), so it gives a zero of its
+// sign, as ±0 do, and results are never denormal.
 //
 // The coefficients are derived here, at first use, from libm's long double erf (erfl): on each
 // piece, G is interpolated at the 7 Chebyshev points (the interpolant is within a small factor of
@@ -272,7 +273,7 @@ ErfTable make_erf_table() {
     return table;
 }
 
-#if !(defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512VL__))
+#if !defined(__AVX512F__)
 // a·b + c, with one rounding where the host has FMA (as the AVX-512 path has), else two.
 inline double mul_add(double a, double b, double c) {
 #if defined(FP_FAST_FMA)
@@ -286,36 +287,50 @@ inline double mul_add(double a, double b, double c) {
 void erf_tile(float* __restrict t) {
     static const ErfTable table = make_erf_table();
     detail::DenormalsAreZero daz(/*flush_results=*/false);
-#if defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
-    // 8 lanes per step; the coefficient j of each lane's piece is picked from the two registers
-    // holding it for pieces 0–7 and 8–15 (one permute: no gather).
+    // q = floor(4a)/4 comes from a + 1.5·2^50 rounded down (the doubles there are 1/4 apart): that
+    // sum is exact, its low mantissa bits are floor(4a), the piece, and q and v = a − q are exact.
+    const double shift = 0x1.8p50;
+#if defined(__AVX512F__)
+    // 8 lanes per vector, 4 vectors per step, interleaved (their Horner chains are long: one
+    // vector at a time runs ~15 % slower). The coefficient j of each lane's piece is picked from
+    // the two registers holding it for pieces 0–7 and 8–15 by one permute (no gather).
+    constexpr int kVectors = 4;
     __m512d lo[kErfDegree + 1], hi[kErfDegree + 1];
     for (int j = 0; j <= kErfDegree; ++j) lo[j] = _mm512_load_pd(&table.c[j][0]), hi[j] = _mm512_load_pd(&table.c[j][8]);
     const __m256 clamp = _mm256_set1_ps(kErfClamp), sign = _mm256_set1_ps(-0.0f);
-    const __m512d four = _mm512_set1_pd(4.0), shift = _mm512_set1_pd(0x1.8p52);
-    for (uint32_t i = 0; i < kTileElems; i += 8) {
-        const __m256 x = _mm256_loadu_ps(t + i);
-        // minps returns its second operand when either is NaN: a NaN passes.
-        const __m512d a = _mm512_cvtps_pd(_mm256_min_ps(clamp, _mm256_andnot_ps(sign, x)));
-        // floor(4a) + 1.5·2^52, exact (rounded down): the piece k in the low bits of the word.
-        const __m512i k = _mm512_castpd_si512(_mm512_fmadd_round_pd(a, four, shift, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
-        const __m512d v = _mm512_reduce_pd(a, (2 << 4) | _MM_FROUND_NO_EXC | _MM_FROUND_TO_NEG_INF);  // a − floor(4a)/4
-        __m512d g = _mm512_permutex2var_pd(lo[kErfDegree], k, hi[kErfDegree]);
-        for (int j = kErfDegree - 1; j >= 0; --j) g = _mm512_fmadd_pd(g, v, _mm512_permutex2var_pd(lo[j], k, hi[j]));
-        const __m256 r = _mm512_cvtpd_ps(_mm512_mul_pd(a, g));
-        _mm256_storeu_ps(t + i, _mm256_or_ps(r, _mm256_and_ps(sign, x)));
+    const __m512d shift_v = _mm512_set1_pd(shift);
+    for (uint32_t i = 0; i < kTileElems; i += 8 * kVectors) {
+        __m256 x[kVectors];
+        __m512d a[kVectors], v[kVectors], g[kVectors];
+        __m512i k[kVectors];
+        for (int u = 0; u < kVectors; ++u) {
+            x[u] = _mm256_loadu_ps(t + i + 8 * u);
+            // minps returns its second operand when either is NaN: a NaN passes.
+            a[u] = _mm512_cvtps_pd(_mm256_min_ps(clamp, _mm256_andnot_ps(sign, x[u])));
+            const __m512d m = _mm512_add_round_pd(a[u], shift_v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+            k[u] = _mm512_castpd_si512(m);
+            v[u] = _mm512_sub_pd(a[u], _mm512_sub_pd(m, shift_v));
+            g[u] = _mm512_permutex2var_pd(lo[kErfDegree], k[u], hi[kErfDegree]);
+        }
+        for (int j = kErfDegree - 1; j >= 0; --j)
+            for (int u = 0; u < kVectors; ++u) g[u] = _mm512_fmadd_pd(g[u], v[u], _mm512_permutex2var_pd(lo[j], k[u], hi[j]));
+        for (int u = 0; u < kVectors; ++u) {
+            const __m256 r = _mm512_cvtpd_ps(_mm512_mul_pd(a[u], g[u]));
+            _mm256_storeu_ps(t + i + 8 * u, _mm256_or_ps(r, _mm256_and_ps(sign, x[u])));
+        }
     }
 #else
-    // The same steps, element by element (the coefficients are gathered).
+    // The same values, element by element: q from floor (no per-instruction rounding mode in
+    // C++), the coefficients loaded by index (GCC vectorises this loop only where it uses
+    // gathers, which its tuning for AMD's cores does not).
 #pragma omp simd
     for (uint32_t i = 0; i < kTileElems; ++i) {
         const float x = detail::kHostDenormalsAreZero ? t[i] : flush_denormal(t[i]);
         const float ax = std::fabs(x);
         const double a = kErfClamp < ax ? kErfClamp : ax;  // a NaN passes
-        const double floor4a = std::floor(4.0 * a);
-        // the piece from the bits of floor(4a) + 1.5·2^52, as above (a NaN gives some piece, no UB)
-        const uint32_t k = uint32_t(std::bit_cast<uint64_t>(floor4a + 0x1.8p52)) & (kErfPieces - 1);
-        const double v = a - 0.25 * floor4a;
+        const double q = 0.25 * std::floor(4.0 * a);
+        const uint32_t k = uint32_t(std::bit_cast<uint64_t>(q + shift)) & (kErfPieces - 1);  // NaN: any piece
+        const double v = a - q;
         double g = table.c[kErfDegree][k];
 #pragma GCC unroll 8
         for (int j = kErfDegree - 1; j >= 0; --j) g = mul_add(g, v, table.c[j][k]);
