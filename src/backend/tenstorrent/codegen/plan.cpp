@@ -442,7 +442,7 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
     uint64_t l1 = 0;
     for (Stream& s : p.streams) {
         s.cb = cb++;
-        l1 += 2ull * tile_size_bytes(s.format);
+        l1 += uint64_t(kStreamPages) * tile_size_bytes(s.format);
     }
     for (Stream& s : p.streams)
         if (s.read == Read::gather) {
@@ -465,7 +465,7 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
     }
     p.out_cb = cb++;
     p.out_cb_format = p.out_dtype == DType::bf16 ? protocol::DataFormat::Float32 : p.out_format;
-    l1 += 2ull * tile_size_bytes(p.out_cb_format);
+    l1 += uint64_t(kStreamPages) * tile_size_bytes(p.out_cb_format);
     if (p.out_dtype == DType::bf16) {
         p.out_staging_cb = cb++;
         l1 += tile_size_bytes(p.out_format);

@@ -26,14 +26,14 @@ protocol::Program make_program(const Plan& p) {
     auto cb = [&](uint32_t index, protocol::DataFormat f, uint32_t pages) {
         prog.cbs.push_back(protocol::CircularBuffer{index, f, tile_size_bytes(f), pages});
     };
-    for (const Stream& s : p.streams) cb(s.cb, s.format, 2);
+    for (const Stream& s : p.streams) cb(s.cb, s.format, kStreamPages);
     for (const Stream& s : p.streams)
         if (s.read == Read::gather) cb(s.scratch_cb, s.format, kGatherCacheTiles);
     for (const Stream& s : p.streams)
         for (uint32_t c : {s.lo_cb, s.lo2_cb})
             if (c != UINT32_MAX) cb(c, protocol::DataFormat::Float32, 2);
     if (p.mask_cb != UINT32_MAX) cb(p.mask_cb, protocol::DataFormat::Float16_b, 2);
-    cb(p.out_cb, p.out_cb_format, 2);
+    cb(p.out_cb, p.out_cb_format, kStreamPages);
     if (p.out_staging_cb != UINT32_MAX) cb(p.out_staging_cb, p.out_format, 1);
 
     const std::vector<RuntimeArg> split = {{ArgSource::core_index, 0}, {ArgSource::num_cores, 0}};
