@@ -122,7 +122,7 @@ struct Plan {
     uint64_t out_tiles = 0;
     uint64_t steps = 1;  // reduce steps or K tiles per output tile
     protocol::Grid grid;
-    uint32_t dst_tiles = 8;  // DST tiles per acquire (fp32, full sync)
+    uint32_t dst_tiles = 8;  // DST tiles per acquire: 8 (fp32, full sync) or 4 (fp32, half sync)
 };
 
 // The plan for `k` on `target`, or nullopt with a one-line reason in *why (what the generator

@@ -1,8 +1,9 @@
 // Step 3: the protocol program of a plan — three kernels, their circular buffers, runtime-arg
 // layouts and the compute configuration every generated program uses:
 //   fp32_dest_acc_en  DST holds f32 (every value is computed in f32; docs/numerics.md)
-//   dst_full_sync     one DST section of 8 f32 tiles (room for the expression and the
-//                     accumulators; MATH and PACK then take turns instead of overlapping)
+//   DST sync          half sync (two sections of 4 f32 tiles: MATH fills one while PACK drains
+//                     the other) when the compute body fits in 4 tiles; else full sync (one
+//                     section of 8, MATH and PACK taking turns)
 //   HiFi4             full-precision multiplies (matmul_tiles; SFPU math does not use it)
 #include "backend/tenstorrent/codegen/emit.hpp"
 #include "backend/tenstorrent/tile_layout.hpp"
@@ -20,7 +21,6 @@ protocol::Program make_program(const Plan& p) {
     prog.num_outputs = 1;
     prog.num_scalars = uint32_t(k.scalars.size());
     prog.fp32_dest_acc = true;
-    prog.dst_full_sync = true;
     prog.math_fidelity = protocol::MathFidelity::HiFi4;
 
     auto cb = [&](uint32_t index, protocol::DataFormat f, uint32_t pages) {
@@ -51,7 +51,17 @@ protocol::Program make_program(const Plan& p) {
     protocol::Kernel compute;
     compute.name = "compute";
     compute.kind = protocol::KernelKind::compute;
-    compute.source = compute_source(p);
+    // Half sync when the body fits in 4 DST tiles: the slot allocator refuses a fifth.
+    Plan half = p;
+    half.dst_tiles = 4;
+    try {
+        compute.source = compute_source(half);
+        prog.dst_full_sync = false;
+    } catch (const Error& e) {
+        if (e.status() != ErrorStatus::Unsupported) throw;
+        compute.source = compute_source(p);
+        prog.dst_full_sync = true;
+    }
     compute.runtime_args = split;
     for (size_t s = 0; s < k.scalars.size(); ++s) compute.runtime_args.push_back({ArgSource::scalar, uint32_t(s)});
     protocol::Kernel writer;
