@@ -407,6 +407,33 @@ public:
     Tensor matmul(const Tensor& y) const;
     Tensor dot(const Tensor& y) const;       // 1-D · 1-D → 0-d
 
+    // ---- gradients (autograd) ------------------------------------------------------------------
+    // requires_grad_() makes a float tensor a leaf whose gradient backward() accumulates into
+    // grad() (it realizes the tensor first). Results of ops on such tensors require a gradient
+    // too, unless built inside a NoGradGuard or by an op without one (comparisons, argmax,
+    // integer ops, bitcast). Gradients follow PyTorch 1.13, subgradients at kinks included
+    // (relu'(0) = 0, abs'(0) = 0, a clamp passes the gradient at its bounds, ties of maximum /
+    // minimum split it, ties of max / min over axes share it evenly).
+    Tensor& requires_grad_(bool on = true);
+    bool requires_grad() const;
+    // d(this)/d(leaf) added into grad() of every leaf this depends on; this must have one
+    // element (the gradient is 1) unless `gradient`, of this tensor's shape, is given. The
+    // gradient graph is lazy like any other and runs on the tensors' devices; the leaves'
+    // gradients are realized together before backward returns. May be called again (the graph
+    // stays while this tensor lives): gradients accumulate.
+    void backward() const;
+    void backward(const Tensor& gradient) const;
+    // The accumulated gradient of a leaf (undefined before a backward reaches it).
+    Tensor grad() const;
+    // Forgets the accumulated gradient (grad() becomes undefined, as PyTorch's set_to_none).
+    void zero_grad() const;
+    // The same values without gradient history (requires_grad() is false; no copy is made).
+    Tensor detach() const;
+    // Replaces this tensor's values with those of `value` (same shape, dtype and device) in place:
+    // every handle of this tensor sees them, and it becomes a leaf holding value's buffer. For
+    // optimisers updating parameters. Realizes value.
+    void assign(const Tensor& value) const;
+
     // ---- internals -------------------------------------------------------------------------------
     explicit Tensor(std::shared_ptr<graph::Node> node) : node_(std::move(node)) {}
     const std::shared_ptr<graph::Node>& node() const { return node_; }
@@ -417,6 +444,18 @@ private:
     void check_defined(const char* op) const;  // InvalidArgument naming `op` for an undefined tensor
     void check_room(const char* op, size_t count) const;  // InvalidArgument when count < numel()
     std::shared_ptr<graph::Node> node_;
+};
+
+// While alive, ops on this thread record no gradient history (PyTorch's torch.no_grad()).
+class NoGradGuard {
+public:
+    NoGradGuard();
+    ~NoGradGuard();
+    NoGradGuard(const NoGradGuard&) = delete;
+    NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+private:
+    bool was_enabled_;
 };
 
 // ---- operators (PyTorch's meaning: comparisons give bool tensors) ---------------------------------

@@ -38,12 +38,29 @@ NodePtr unary_like(OpKind kind, const NodePtr& x, Shape shape) {
     return n;
 }
 
+thread_local bool t_grad_enabled = true;
+
+// A built node requires a gradient when gradients are recorded, it is a float, and an input
+// requires one (a bitcast reinterprets bits: no gradient flows through it).
+NodePtr tracked(NodePtr n) {
+    if (!t_grad_enabled || !dtype_is_float(n->dtype) || n->kind == OpKind::bitcast) return n;
+    for (const NodePtr& in : n->inputs)
+        if (in->requires_grad) {
+            n->requires_grad = true;
+            break;
+        }
+    return n;
+}
+
 void check_rank(const NodePtr& x, size_t r, const char* what) {
     if (x->shape.size() != r)
         internal(std::string(what) + " with " + std::to_string(r) + " arguments on " + x->label());
 }
 
 }  // namespace
+
+bool grad_enabled() { return t_grad_enabled; }
+void set_grad_enabled(bool on) { t_grad_enabled = on; }
 
 std::recursive_mutex& runtime_mutex() {
     static std::recursive_mutex* m = new std::recursive_mutex;  // never destroyed: buffers may die at exit
@@ -113,12 +130,17 @@ std::string Node::label() const {
 
 Node::~Node() {
     std::vector<NodePtr> stack = std::move(inputs);
+    for (NodePtr& t : tape) stack.push_back(std::move(t));
+    if (grad) stack.push_back(std::move(grad));
     while (!stack.empty()) {
         NodePtr n = std::move(stack.back());
         stack.pop_back();
         if (n && n.use_count() == 1) {  // we hold the last reference: unhook its inputs first
             for (NodePtr& i : n->inputs) stack.push_back(std::move(i));
+            for (NodePtr& t : n->tape) stack.push_back(std::move(t));
+            if (n->grad) stack.push_back(std::move(n->grad));
             n->inputs.clear();
+            n->tape.clear();
         }
     }
 }
@@ -137,6 +159,7 @@ void mark_realized(Node& n, std::shared_ptr<Buffer> buffer) {
     n.buffer = std::move(buffer);
     n.realized_inputs.reserve(n.inputs.size());
     for (const NodePtr& in : n.inputs) n.realized_inputs.push_back(InputRecord{in, in->id, in->dtype, in->shape});
+    if (n.requires_grad) n.tape = n.inputs;  // backward needs them (and their values)
     n.inputs.clear();  // the graph behind it may be freed (Node's destructor is iterative)
 }
 
@@ -165,7 +188,7 @@ NodePtr make_unary(kernel::Op op, const NodePtr& x) {
     NodePtr n = unary_like(OpKind::unary, x, x->shape);
     n->op = op;
     if (op == kernel::Op::logical_not) n->dtype = DType::bool_;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_binary(kernel::Op op, const NodePtr& x, const NodePtr& y) {
@@ -176,7 +199,7 @@ NodePtr make_binary(kernel::Op op, const NodePtr& x, const NodePtr& y) {
     n->inputs.push_back(y);
     n->op = op;
     if (kernel::op_gives_bool(op)) n->dtype = DType::bool_;  // comparisons, logical_and/or/xor
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_where(const NodePtr& c, const NodePtr& x, const NodePtr& y) {
@@ -184,13 +207,13 @@ NodePtr make_where(const NodePtr& c, const NodePtr& x, const NodePtr& y) {
         internal("where of " + c->label() + ", " + x->label() + ", " + y->label());
     NodePtr n = new_node(OpKind::where, x->dtype, x->shape, x->device);
     n->inputs = {c, x, y};
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_cast(const NodePtr& x, DType dtype) {
     NodePtr n = unary_like(OpKind::cast, x, x->shape);
     n->dtype = dtype;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_bitcast(const NodePtr& x, DType dtype) {
@@ -212,14 +235,14 @@ NodePtr make_reduce(kernel::Op op, const NodePtr& x, std::vector<int64_t> axes) 
     NodePtr n = unary_like(OpKind::reduce, x, s);
     n->op = op;
     n->a = std::move(axes);
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_reshape(const NodePtr& x, const Shape& shape) {
     if (shape_numel(shape) != x->numel()) internal("reshape of " + x->label() + " to " + shape_str(shape));
     NodePtr n = unary_like(OpKind::reshape, x, shape);
     n->a = shape;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_permute(const NodePtr& x, const std::vector<int64_t>& axes) {
@@ -228,7 +251,7 @@ NodePtr make_permute(const NodePtr& x, const std::vector<int64_t>& axes) {
     for (size_t d = 0; d < axes.size(); ++d) s[d] = x->shape[size_t(axes[d])];
     NodePtr n = unary_like(OpKind::permute, x, s);
     n->a = axes;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_expand(const NodePtr& x, const Shape& shape) {
@@ -237,7 +260,7 @@ NodePtr make_expand(const NodePtr& x, const Shape& shape) {
         if (x->shape[d] != shape[d] && x->shape[d] != 1) internal("expand of " + x->label() + " to " + shape_str(shape));
     NodePtr n = unary_like(OpKind::expand, x, shape);
     n->a = shape;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_pad(const NodePtr& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
@@ -253,7 +276,7 @@ NodePtr make_pad(const NodePtr& x, const std::vector<int64_t>& before, const std
     n->a = before;
     n->b = after;
     n->bits = value_bits;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_shrink(const NodePtr& x, const std::vector<int64_t>& begin, const std::vector<int64_t>& end) {
@@ -267,7 +290,7 @@ NodePtr make_shrink(const NodePtr& x, const std::vector<int64_t>& begin, const s
     NodePtr n = unary_like(OpKind::shrink, x, s);
     n->a = begin;
     n->b = end;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_flip(const NodePtr& x, const std::vector<int64_t>& axes) {
@@ -275,7 +298,7 @@ NodePtr make_flip(const NodePtr& x, const std::vector<int64_t>& axes) {
         if (a < 0 || size_t(a) >= x->shape.size()) internal("flip axis on " + x->label());
     NodePtr n = unary_like(OpKind::flip, x, x->shape);
     n->a = axes;
-    return n;
+    return tracked(std::move(n));
 }
 
 NodePtr make_stride(const NodePtr& x, const std::vector<int64_t>& steps) {
@@ -287,7 +310,7 @@ NodePtr make_stride(const NodePtr& x, const std::vector<int64_t>& steps) {
     }
     NodePtr n = unary_like(OpKind::stride, x, s);
     n->a = steps;
-    return n;
+    return tracked(std::move(n));
 }
 
 Shape window_shape(const Shape& in, int64_t axis, int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t dh,
@@ -312,15 +335,15 @@ NodePtr make_window(const NodePtr& x, int64_t axis, int64_t kh, int64_t kw, int6
         internal("window arguments on " + x->label());
     NodePtr n = unary_like(OpKind::window, x, window_shape(x->shape, axis, kh, kw, sh, sw, dh, dw));
     n->a = {axis, kh, kw, sh, sw, dh, dw};
-    return n;
+    return tracked(std::move(n));
 }
 
-NodePtr make_contiguous(const NodePtr& x) { return unary_like(OpKind::contiguous, x, x->shape); }
+NodePtr make_contiguous(const NodePtr& x) { return tracked(unary_like(OpKind::contiguous, x, x->shape)); }
 
 NodePtr make_copy(const NodePtr& x, Device device) {
     NodePtr n = unary_like(OpKind::copy, x, x->shape);
     n->device = device;
-    return n;
+    return tracked(std::move(n));
 }
 
 }  // namespace zyx::graph

@@ -10,8 +10,9 @@
 // dtype and shape, and a weak reference that still reaches the input while something else holds
 // it (a user's tensor, another node) and has expired otherwise. The weak references keep no
 // buffer and no graph alive (only the small allocation of a dead input's Node struct, until this
-// node dies). Autograd needs the input values of the ops it differentiates through; it will hold
-// them itself (a tape of tensors) rather than change this rule.
+// node dies). The one exception is autograd's: a node that requires a gradient keeps its former
+// inputs in `tape` (strong references: backward needs their values), so the graph behind a
+// tensor stays alive exactly while something that requires a gradient depends on it.
 //
 // Nodes are shared through std::shared_ptr (the Tensor handle is one). Building nodes needs no
 // lock; reading or changing `buffer`, `inputs` and `realized_inputs` of a node that may be
@@ -40,6 +41,11 @@ class MemoryPool;
 namespace zyx::graph {
 
 using Shape = std::vector<int64_t>;
+
+// Whether nodes built on this thread record gradients (requires_grad from their inputs); off
+// inside a zyx::NoGradGuard and while backward builds the gradient graph.
+bool grad_enabled();
+void set_grad_enabled(bool on);
 
 // The one process-wide lock of the tensor runtime (recursive: a buffer may be released while a
 // realization that holds the lock drops nodes).
@@ -130,6 +136,16 @@ struct Node {
     std::shared_ptr<Buffer> buffer;
     std::vector<InputRecord> realized_inputs;
 
+    // ---- gradients (src/autograd) ----
+    // Whether backward propagates into this node: set on a leaf by Tensor::requires_grad_, and
+    // by every builder on a float node with an input that requires it while grad_enabled().
+    bool requires_grad = false;
+    // The former inputs of a realized node that requires a gradient (mark_realized keeps them:
+    // backward needs the values). Empty otherwise, so nothing else outlives realization.
+    std::vector<NodePtr> tape;
+    // The accumulated gradient of a leaf that requires one (undefined until backward reaches it).
+    NodePtr grad;
+
     int64_t numel() const;
     // "add#12 f32 [2,3]" for logs and messages.
     std::string label() const;
@@ -141,12 +157,12 @@ struct Node {
     ~Node();
 };
 
-// Product of the sizes. Every node's shape passed shape_fits() when the node was built, so this
-// cannot overflow for a node's shape.
-// Gives `n` its buffer and turns it into a leaf: its inputs become `realized_inputs` records.
-// Expects runtime_mutex() held.
+// Gives `n` its buffer and turns it into a leaf: its inputs become `realized_inputs` records
+// (and, when it requires a gradient, its `tape`). Expects runtime_mutex() held.
 void mark_realized(Node& n, std::shared_ptr<Buffer> buffer);
 
+// Product of the sizes. Every node's shape passed shape_fits() when the node was built, so this
+// cannot overflow for a node's shape.
 int64_t shape_numel(const Shape& s);
 std::string shape_str(const Shape& s);  // "[2,3]"
 // The number of elements of `s` (0 when any size is 0), or -1 when a size is negative or the
