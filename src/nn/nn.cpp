@@ -22,7 +22,10 @@ Tensor uniform_param(const Shape& shape, double bound, Generator& gen) {
 
 std::string shape_text(const Shape& s) {
     std::string out = "[";
-    for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (i) out += ',';
+        out += std::to_string(s[i]);
+    }
     return out + "]";
 }
 
