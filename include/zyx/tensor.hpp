@@ -103,6 +103,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -589,6 +590,19 @@ Tensor matmul(const Tensor& x, const Tensor& y);
 Tensor dot(const Tensor& x, const Tensor& y);
 // Realizes several tensors in one schedule (shared subexpressions computed once).
 void realize(const std::vector<Tensor>& tensors);
+
+// What the scheduler did since the program started or reset_runtime_stats() (for tools and
+// demos; ZYX_DEBUG=sched logs each kernel).
+struct RuntimeStats {
+    uint64_t kernels = 0;     // kernels launched
+    uint64_t compiles = 0;    // programs compiled
+    uint64_t transfers = 0;   // buffers moved between devices
+    uint64_t fallbacks = 0;   // kernels that ran on the host because their device refused them
+    std::map<std::string, uint64_t> kernels_on;  // kernels per device ("host", "tt:0", …)
+    std::string last_fallback;  // why the latest of the recent fallbacks happened ("" if none)
+};
+RuntimeStats runtime_stats();
+void reset_runtime_stats();
 
 // ---- neural-network functions ---------------------------------------------------------------------
 // A size per spatial axis, (height, width): one number for both (`2`) or a pair (`{2, 3}`).

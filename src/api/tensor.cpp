@@ -270,6 +270,19 @@ const Tensor& Tensor::realize() const {
     return *this;
 }
 
+RuntimeStats runtime_stats() {
+    sched::Stats s = sched::stats();
+    RuntimeStats r;
+    r.kernels = s.kernels, r.compiles = s.compiles, r.transfers = s.transfers, r.fallbacks = s.fallbacks;
+    r.kernels_on = s.kernels_on;
+    if (s.fallbacks)
+        for (const sched::KernelRecord& k : sched::recent_kernels())
+            if (!k.fallback.empty()) r.last_fallback = k.fallback;
+    return r;
+}
+
+void reset_runtime_stats() { sched::reset_stats(); }
+
 void realize(const std::vector<Tensor>& tensors) {
     std::vector<NodePtr> nodes;
     for (const Tensor& t : tensors) nodes.push_back(node_of(t, "realize"));
