@@ -687,6 +687,7 @@ struct Codegen {
         else os << ind << T << "* zc = (" << T << "*)zx_scratch(sizeof(" << T << ") * " << batch * mn << "ull);\n";
         const ViewLayer& a = k.inputs[size_t(mm.a_input)].view.layers[0];
         const ViewLayer& b = k.inputs[size_t(mm.b_input)].view.layers[0];
+        os << ind << "zx_blas_threads(" << batch * mn * mm.k << "LL);\n";
         os << ind << "for (int64_t zb = 0; zb < " << batch << "; ++zb) {\n";
         os << ind << "  int64_t zrest = zb, zoa = " << a.offset << ", zob = " << b.offset << ";\n";
         for (size_t d = G - 2; d-- > 0;) {

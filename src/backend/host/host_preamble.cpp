@@ -33,6 +33,13 @@ void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, co
                  const float* b, int ldb, float beta, float* c, int ldc);
 void cblas_dgemm(int order, int ta, int tb, int m, int n, int k, double alpha, const double* a, int lda,
                  const double* b, int ldb, double beta, double* c, int ldc);
+void openblas_set_num_threads(int);
+}
+// OpenBLAS's threads and OpenMP's spin against each other on a few cores: a product of fewer
+// than 2^24 multiply-adds runs on one thread (a 64×784×256 training matmul: its threads cost more
+// than they save), larger ones on OpenMP's thread count.
+static inline void zx_blas_threads(long long madds) {
+    openblas_set_num_threads(madds < (1LL << 24) ? 1 : omp_get_max_threads());
 }
 enum { ZX_ROW_MAJOR = 101, ZX_NO_TRANS = 111, ZX_TRANS = 112 };
 
