@@ -199,6 +199,10 @@ std::vector<GradCase> cases() {
                  [](const std::vector<Tensor>& v) { return zyx::layer_norm(v[0], {4}, v[1], v[2]); }},
         un("cross_entropy", [](const Tensor& x) { return zyx::cross_entropy(x, zyx::tensor(std::vector<int32_t>{2, 0, 3}).to(x.device())); }),
         bin("mse_loss", [](const Tensor& a, const Tensor& b) { return zyx::mse_loss(a, b); }, m34, m34),
+        // non-contiguous operands: views of the inputs feeding elementwise ops and a matmul
+        bin("transposed operand", [](const Tensor& a, const Tensor& b) { return a.transpose() * b; }, m34, Input{{4, 3}}),
+        bin("sliced operands of matmul", [](const Tensor& a, const Tensor& b) { return a.slice(1, 0, 4, 2).matmul(b.flip({0})); },
+            m34, Input{{2, 3}}),
     };
     return c;
 }
@@ -286,6 +290,53 @@ TEST(Autograd, CrossEntropyGradientIsSoftmaxMinusOneHot) {
             EXPECT_NEAR(g[size_t(3 * n + k)], want, 1e-6) << n << "," << k;
         }
     }
+}
+
+// layer_norm without affine parameters: each row of the output sums to 0 whatever x is, so the
+// gradient of the sum is 0; with weight w, d/dx of Σ y·c for c constant along the row is 0 too,
+// and d/dw is the normalised row itself.
+TEST(Autograd, LayerNormGradientsByHand) {
+    std::vector<float> xv = {1, 2, 4, -1, 0.5f, 3};
+    Tensor x = zyx::tensor(xv, {2, 3}).requires_grad_();
+    Tensor w = zyx::tensor({2.f, 2.f, 2.f}).requires_grad_();
+    zyx::layer_norm(x, {3}, w).sum().backward();
+    for (float g : x.grad().to_vector<float>()) EXPECT_NEAR(g, 0, 1e-5);
+    std::vector<float> gw = w.grad().to_vector<float>();
+    for (int k = 0; k < 3; ++k) {
+        double want = 0;
+        for (int n = 0; n < 2; ++n) {
+            double m = (xv[size_t(3 * n)] + xv[size_t(3 * n + 1)] + xv[size_t(3 * n + 2)]) / 3, v = 0;
+            for (int j = 0; j < 3; ++j) v += (xv[size_t(3 * n + j)] - m) * (xv[size_t(3 * n + j)] - m) / 3;
+            want += (xv[size_t(3 * n + k)] - m) / std::sqrt(v + 1e-5);
+        }
+        EXPECT_NEAR(gw[size_t(k)], want, 1e-5) << k;
+    }
+}
+
+// conv2d: d/dw[o, c, i, j] of Σ y is the sum of x over the positions the tap (i, j) visits, and
+// d/dx of Σ y counts, at each pixel, the taps that cover it times Σ_o w[o, c, ·, ·] there.
+TEST(Autograd, Conv2dGradientsByHand) {
+    const int H = 4, W = 5;
+    std::vector<float> xv(H * W);
+    for (int i = 0; i < H * W; ++i) xv[size_t(i)] = float(i % 7) - 2;
+    Tensor x = zyx::tensor(xv, {1, 1, H, W}).requires_grad_();
+    Tensor w = zyx::ones({1, 1, 2, 3}).requires_grad_();
+    zyx::conv2d(x, w).sum().backward();  // output 3 × 3
+    std::vector<float> gw = w.grad().to_vector<float>(), gx = x.grad().to_vector<float>();
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 3; ++j) {
+            float want = 0;
+            for (int oh = 0; oh < 3; ++oh)
+                for (int ow = 0; ow < 3; ++ow) want += xv[size_t((oh + i) * W + ow + j)];
+            EXPECT_FLOAT_EQ(gw[size_t(i * 3 + j)], want) << i << "," << j;
+        }
+    for (int h = 0; h < H; ++h)
+        for (int c = 0; c < W; ++c) {
+            int taps = 0;
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 3; ++j) taps += (h - i >= 0 && h - i < 3 && c - j >= 0 && c - j < 3);
+            EXPECT_FLOAT_EQ(gx[size_t(h * W + c)], float(taps)) << h << "," << c;
+        }
 }
 
 // ---- the API around it -----------------------------------------------------------------------------------
