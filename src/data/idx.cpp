@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "graph/graph.hpp"
 #include "zyx/data.hpp"
 
 namespace zyx::data {
@@ -112,15 +113,6 @@ std::string hex_byte(unsigned v) {
     return buf;
 }
 
-std::string shape_text(const Shape& s) {
-    std::string out = "[";
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i) out += ',';
-        out += std::to_string(s[i]);
-    }
-    return out + "]";
-}
-
 // Big-endian elements of `width` bytes to little-endian, in place.
 void swap_bytes(uint8_t* p, size_t bytes, size_t width) {
     if (width == 1) return;
@@ -164,10 +156,10 @@ Tensor read_idx(const std::string& path) {
         else numel *= n;
     }
     if (overflow && std::find(shape.begin(), shape.end(), 0) == shape.end())
-        bad_file(path, "sizes " + shape_text(shape) + " of " + type.name + " overflow: more than 2^63 - 1 bytes");
+        bad_file(path, "sizes " + graph::shape_str(shape) + " of " + type.name + " overflow: more than 2^63 - 1 bytes");
     if (overflow) numel = 0;  // a zero size makes the product 0 whatever the others are
     const uint64_t want = numel * elem;
-    if (want > SIZE_MAX) bad_file(path, "sizes " + shape_text(shape) + " are too large for this machine");
+    if (want > SIZE_MAX) bad_file(path, "sizes " + graph::shape_str(shape) + " are too large for this machine");
 
     // Grown as data arrives, so a header claiming more than the file holds allocates no more than it.
     std::vector<uint8_t> data;
@@ -180,13 +172,13 @@ Tensor read_idx(const std::string& path) {
         if (n < step) break;
     }
     if (have < want)
-        bad_file(path, "truncated: sizes " + shape_text(shape) + " of " + type.name + " need " + std::to_string(want) +
+        bad_file(path, "truncated: sizes " + graph::shape_str(shape) + " of " + type.name + " need " + std::to_string(want) +
                            " data bytes, the file" + kind + " has " + std::to_string(have));
     uint8_t extra[4096];
     size_t more = 0;
     for (size_t n; (n = src.read(extra, sizeof extra)) > 0;) more += n;
     if (more > 0)
-        bad_file(path, "sizes " + shape_text(shape) + " of " + type.name + " need " + std::to_string(want) +
+        bad_file(path, "sizes " + graph::shape_str(shape) + " of " + type.name + " need " + std::to_string(want) +
                            " data bytes, the file" + kind + " has " + std::to_string(want + more) +
                            " (the sizes do not match the data length)");
 
@@ -225,7 +217,7 @@ void expect_layout(const Tensor& t, const std::string& path, bool images) {
     bool ok = t.dtype() == DType::u8 && (images ? s.size() == 3 && s[1] == 28 && s[2] == 28 : s.size() == 1);
     if (!ok)
         throw Error(ErrorStatus::InvalidArgument, "load_fashion_mnist: " + path + ": holds " +
-                                                      std::string(dtype_name(t.dtype())) + " " + shape_text(s) +
+                                                      std::string(dtype_name(t.dtype())) + " " + graph::shape_str(s) +
                                                       (images ? ", expected u8 images [N,28,28]" : ", expected u8 labels [N]"));
 }
 

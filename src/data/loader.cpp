@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "graph/graph.hpp"
 #include "zyx/data.hpp"
 
 namespace zyx::data {
@@ -12,15 +13,6 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& what) {
     throw Error(ErrorStatus::InvalidArgument, "DataLoader: " + what);
-}
-
-std::string shape_text(const Shape& s) {
-    std::string out = "[";
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i) out += ',';
-        out += std::to_string(s[i]);
-    }
-    return out + "]";
 }
 
 // The tensor's elements as little-endian bytes of its own dtype, into dst (numel · dtype_size bytes).
@@ -67,8 +59,8 @@ DataLoader::DataLoader(const std::vector<Tensor>& tensors, int64_t batch_size, b
             invalid(name + " is on " + t.device().str() + "; inputs must be host tensors (use .to(Device::host()))");
         if (t.dim() == 0) invalid(name + " is 0-d; inputs need a first axis to batch along");
         if (i > 0 && t.size(0) != tensors[0].size(0))
-            invalid(name + " has shape " + shape_text(t.shape()) + ", first axis " + std::to_string(t.size(0)) +
-                    ", but tensor 0 has shape " + shape_text(tensors[0].shape()) + ", first axis " +
+            invalid(name + " has shape " + graph::shape_str(t.shape()) + ", first axis " + std::to_string(t.size(0)) +
+                    ", but tensor 0 has shape " + graph::shape_str(tensors[0].shape()) + ", first axis " +
                     std::to_string(tensors[0].size(0)));
     }
     rows_ = tensors[0].size(0);

@@ -15,6 +15,8 @@
 #include <set>
 #include <string_view>
 
+#include "graph/graph.hpp"
+
 namespace zyx {
 
 namespace {
@@ -67,15 +69,6 @@ std::string known_dtypes() {
 std::string errno_text(int e) { return std::strerror(e); }
 
 std::string tensor_label(const std::string& name) { return "tensor '" + name + "'"; }
-
-std::string shape_text(const Shape& s) {
-    std::string out = "[";
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i) out += ",";
-        out += std::to_string(s[i]);
-    }
-    return out + "]";
-}
 
 std::string json_type(const json& v) {
     if (v.is_null()) return "null";
@@ -253,7 +246,7 @@ Entry parse_entry(const std::string& name, const json& v, const char* fn, const 
     if (e.begin > e.end) bad("\"data_offsets\" " + offsets.dump() + ": begin is after end");
     if (e.end - e.begin != uint64_t(bytes))
         bad("\"data_offsets\" " + offsets.dump() + " hold " + std::to_string(e.end - e.begin) + " bytes, " + dname + " " +
-            shape_text(e.shape) + " needs " + std::to_string(bytes));
+            graph::shape_str(e.shape) + " needs " + std::to_string(bytes));
     return e;
 }
 

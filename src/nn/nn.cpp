@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "graph/graph.hpp"
 #include "zyx/checkpoint.hpp"
 
 namespace zyx::nn {
@@ -18,15 +19,6 @@ namespace {
 // A leaf parameter uniform in ±bound, drawn on the host.
 Tensor uniform_param(const Shape& shape, double bound, Generator& gen) {
     return uniform(shape, -bound, bound, DType::f32, Device::host(), gen);
-}
-
-std::string shape_text(const Shape& s) {
-    std::string out = "[";
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (i) out += ',';
-        out += std::to_string(s[i]);
-    }
-    return out + "]";
 }
 
 }  // namespace
@@ -148,7 +140,7 @@ BatchNorm2d::BatchNorm2d(int64_t num_features, double eps, double momentum) : ep
 Tensor BatchNorm2d::forward(const Tensor& x) {
     const int64_t C = weight.shape()[0];
     if (x.dim() != 4 || x.size(1) != C)
-        invalid("BatchNorm2d", "input must be [N, " + std::to_string(C) + ", H, W], got " + shape_text(x.shape()));
+        invalid("BatchNorm2d", "input must be [N, " + std::to_string(C) + ", H, W], got " + graph::shape_str(x.shape()));
     const Shape per_channel = {1, C, 1, 1};
     Tensor mean, var;
     if (training()) {
@@ -217,8 +209,8 @@ void load(Module& m, const std::string& path) {
         if (it == by_name.end()) invalid("load", path + ": the file has no tensor '" + name + "'");
         if (it->second.shape() != t.shape() || it->second.dtype() != t.dtype())
             invalid("load", path + ": tensor '" + name + "' is " + std::string(dtype_name(it->second.dtype())) + " " +
-                                shape_text(it->second.shape()) + " in the file, " + std::string(dtype_name(t.dtype())) +
-                                " " + shape_text(t.shape()) + " in the module");
+                                graph::shape_str(it->second.shape()) + " in the file, " + std::string(dtype_name(t.dtype())) +
+                                " " + graph::shape_str(t.shape()) + " in the module");
     }
     if (by_name.size() != mine.size())
         for (const auto& [name, t] : file) {
