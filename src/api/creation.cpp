@@ -107,6 +107,10 @@ Tensor arange(Scalar start, Scalar end, Scalar step) {
 Tensor arange(Scalar start, Scalar end, Scalar step, DType dtype, Device device) {
     if (dtype == DType::bool_) invalid("arange", "bool dtype");
     if (step.as_double() == 0) invalid("arange", "step 0 (from " + start.str() + " to " + end.str() + ")");
+    if ((step.as_double() > 0 && end.as_double() < start.as_double()) ||
+        (step.as_double() < 0 && end.as_double() > start.as_double()))
+        invalid("arange", "step " + step.str() + " goes away from the end: from " + start.str() + " to " + end.str() +
+                              " needs a step of the other sign (as PyTorch, an inconsistent range is an error, not empty)");
     double count_d = std::ceil((end.as_double() - start.as_double()) / step.as_double());
     if (!std::isfinite(count_d))
         invalid("arange", "non-finite range from " + start.str() + " to " + end.str() + " by " + step.str());

@@ -310,7 +310,14 @@ Tensor Tensor::add(Scalar y) const { return binary("add", Op::add, T(*this, "add
 Tensor Tensor::sub(Scalar y) const { return binary("sub", Op::sub, T(*this, "sub"), S(y), Rule::arith); }
 Tensor Tensor::mul(Scalar y) const { return binary("mul", Op::mul, T(*this, "mul"), S(y), Rule::arith); }
 Tensor Tensor::div(Scalar y) const { return binary("div", Op::div, T(*this, "div"), S(y), Rule::divide); }
-Tensor Tensor::pow(Scalar y) const { return binary("pow", Op::pow, T(*this, "pow"), S(y), Rule::numeric); }
+Tensor Tensor::pow(Scalar y) const {
+    const NodePtr& x = node_of(*this, "pow");
+    // As PyTorch and NumPy: an integer result cannot hold x^-n (it would be truncated to 0).
+    if (y.kind() != Scalar::Kind::float_ && y.as_double() < 0 && !dtype_is_float(promote_scalar(x->dtype, y)))
+        invalid("pow", "integers to negative integer powers are not allowed (" + dname(x->dtype) + " tensor to the power " +
+                           y.str() + "); use a float exponent or cast the tensor to a float dtype");
+    return binary("pow", Op::pow, T(*this, "pow"), S(y), Rule::numeric);
+}
 Tensor Tensor::maximum(Scalar y) const { return binary("maximum", Op::max, T(*this, "maximum"), S(y), Rule::any); }
 Tensor Tensor::minimum(Scalar y) const { return binary("minimum", Op::min, T(*this, "minimum"), S(y), Rule::any); }
 Tensor Tensor::fmod(Scalar y) const { return binary("fmod", Op::mod, T(*this, "fmod"), S(y), Rule::numeric); }

@@ -12,18 +12,21 @@ using namespace api;
 namespace {
 
 // Slice [begin, end) step `step` of one axis, positions checked against [-n, n].
-NodePtr slice_node(const char* op, const NodePtr& x, int64_t axis, int64_t begin, int64_t end, int64_t step) {
+// `shown`: the shape errors name (the user's tensor, when x is an intermediate of index()).
+NodePtr slice_node(const char* op, const NodePtr& x, int64_t axis, int64_t begin, int64_t end, int64_t step,
+                   const Shape* shown = nullptr) {
     int64_t n = x->shape[size_t(axis)];
+    const Shape& named = shown ? *shown : x->shape;
     if (step < 1)
         invalid(op, "step " + std::to_string(step) + " for axis " + std::to_string(axis) + " of shape " +
-                        shape_str(x->shape) + " (steps must be >= 1; use flip to reverse)");
+                        shape_str(named) + " (steps must be >= 1; use flip to reverse)");
     auto fix = [&](int64_t p, const char* what) {
         if (p == Range::kEnd) return n;
         int64_t q = p < 0 ? p + n : p;
         if (q < 0 || q > n)
             invalid(op, std::string(what) + " " + std::to_string(p) + " out of bounds for axis " +
                             std::to_string(axis) + " of size " + std::to_string(n) + " in shape " +
-                            shape_str(x->shape));
+                            shape_str(named));
         return q;
     };
     int64_t b = fix(begin, "begin"), e = fix(end, "end");
@@ -190,7 +193,7 @@ Tensor Tensor::index(const std::vector<Index>& indices) const {
         const Index& ix = indices[d];
         int64_t size = x->shape[d];
         if (ix.is_range) {
-            n = slice_node("index", n, int64_t(d), ix.range.begin, ix.range.end, ix.range.step);
+            n = slice_node("index", n, int64_t(d), ix.range.begin, ix.range.end, ix.range.step, &x->shape);
             keep.push_back(n->shape[d]);
         } else {
             int64_t p = ix.position < 0 ? ix.position + size : ix.position;
@@ -268,6 +271,7 @@ Tensor Tensor::repeat(const Shape& repeats) const {
 
 std::vector<Tensor> Tensor::split(int64_t size, int axis) const {
     NodePtr x = node_of(*this, "split");
+    if (x->shape.empty()) invalid("split", "a 0-d tensor has no axis to split (unsqueeze it first)");
     int64_t a = norm_axis("split", axis, x->shape);
     if (size < 1) invalid("split", "piece size " + std::to_string(size) + " (must be >= 1)");
     int64_t n = x->shape[size_t(a)];
@@ -279,6 +283,7 @@ std::vector<Tensor> Tensor::split(int64_t size, int axis) const {
 
 std::vector<Tensor> Tensor::split(const std::vector<int64_t>& sizes, int axis) const {
     NodePtr x = node_of(*this, "split");
+    if (x->shape.empty()) invalid("split", "a 0-d tensor has no axis to split (unsqueeze it first)");
     int64_t a = norm_axis("split", axis, x->shape);
     int64_t total = 0;
     for (int64_t s : sizes) {
@@ -301,6 +306,7 @@ std::vector<Tensor> Tensor::split(const std::vector<int64_t>& sizes, int axis) c
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int axis) const {
     NodePtr x = node_of(*this, "chunk");
     if (chunks < 1) invalid("chunk", "chunk count " + std::to_string(chunks) + " (must be >= 1)");
+    if (x->shape.empty()) invalid("chunk", "a 0-d tensor has no axis to split (unsqueeze it first)");
     int64_t n = x->shape[size_t(norm_axis("chunk", axis, x->shape))];
     return split(n == 0 ? 1 : (n - 1) / chunks + 1, axis);  // ceil(n / chunks) without overflow
 }
@@ -308,6 +314,9 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int axis) const {
 Tensor cat(const std::vector<Tensor>& tensors, int axis) {
     if (tensors.empty()) invalid("cat", "no tensors to join");
     NodePtr first = node_of(tensors[0], "cat");
+    for (size_t i = 0; i < tensors.size(); ++i)
+        if (node_of(tensors[i], "cat")->shape.empty())
+            invalid("cat", "tensor " + std::to_string(i) + " is 0-d: a 0-d tensor has no axis to join along (unsqueeze it, or use stack)");
     int64_t a = norm_axis("cat", axis, first->shape);
     DType t = first->dtype;
     int64_t total = 0;

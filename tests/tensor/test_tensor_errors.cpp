@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cmath>
 #include <functional>
 
 #include "zyx/tensor.hpp"
@@ -72,7 +73,7 @@ TEST(Errors, BadAxis) {
     expect_error([s] { s.softmax(-2); }, {"softmax", "axis -2", "0-d"});
     expect_error([s] { s.argmax(1); }, {"argmax", "axis 1", "0-d"});
     expect_error([s] { s.size(0); }, {"size", "axis 0", "[]"});
-    expect_error([s] { zyx::cat({s, s}); }, {"cat", "axis 0", "[]"});
+    expect_error([s] { zyx::cat({s, s}); }, {"cat", "0-d", "no axis to join"});
     expect_error([] { a23.unsqueeze(4); }, {"unsqueeze", "axis 4"});
     expect_error([] { a23.argmax(3); }, {"argmax", "axis 3"});
     expect_error([] { zyx::ones({2, 0}).argmax(1); }, {"argmax", "empty", "[2,0]"});
@@ -180,6 +181,45 @@ TEST(Errors, CompositeOpsNameThemselves) {
     expect_op_error("stack", [h] { zyx::stack({zyx::ones({3}), h}); }, {"host", "interpreter"});
     expect_op_error("clamp_min", [] { Tensor().clamp_min(1); }, {"undefined"});
     expect_op_error("std", [] { a23.std(5); }, {"axis 5", "[2,3]"});
+}
+
+// The composite math of src/api/math.cpp names itself and the culprit.
+TEST(Errors, MathCompositesNameThemselves) {
+    Tensor h = zyx::ones({3}, DType::f32, Device::interpreter());
+    expect_op_error("relu6", [] { zyx::ones({2}, DType::bool_).relu6(); }, {"bool", "[2]"});
+    expect_op_error("expm1", [] { Tensor().expm1(); }, {"undefined"});
+    expect_op_error("logaddexp", [] { zyx::logaddexp(a23, zyx::ones({4})); }, {"[2,3]", "[4]"});
+    expect_op_error("logaddexp", [h] { zyx::logaddexp(zyx::ones({3}), h); }, {"host", "interpreter"});
+    expect_op_error("lerp", [] { zyx::lerp(a23, a23, zyx::ones({5})); }, {"[2,3]", "[5]"});
+    expect_op_error("lerp", [] { zyx::lerp(a23, zyx::ones({2}), 0.5); }, {"[2,3]", "[2]"});
+    expect_op_error("tril", [] { zyx::ones({3}).tril(); }, {"2 dimensions", "[3]"});
+    expect_op_error("triu", [] { zyx::scalar_tensor(1.0).triu(1); }, {"2 dimensions", "[]"});
+    expect_op_error("outer", [] { zyx::outer(a23, zyx::ones({3})); }, {"1-D", "[2,3]", "[3]"});
+    expect_op_error("outer", [h] { zyx::outer(zyx::ones({3}), h); }, {"host", "interpreter"});
+    expect_op_error("diag", [] { zyx::diag(zyx::ones({2, 2, 2})); }, {"1-D", "[2,2,2]"});
+    expect_error([] { zyx::diag(a23); }, {"diag", "[2,3]", "not implemented"}, zyx::ErrorStatus::Unsupported);
+}
+
+// Issue 15's disagreements with PyTorch 1.13, each fixed or written down in tensor.hpp.
+TEST(Errors, WherePyTorchRaisesSoDoesZyx) {
+    // an integer tensor to a negative integer power: refused (a float exponent is fine)
+    expect_error([] { zyx::tensor({1, 2, 3}).pow(-1); }, {"pow", "negative integer powers", "i32", "-1"});
+    EXPECT_EQ(zyx::tensor({1, 2, 4}).pow(-1.0).to_vector<float>(), (std::vector<float>{1, 0.5f, 0.25f}));
+    EXPECT_EQ(zyx::tensor({1, 2, 3}).pow(2).to_vector<int32_t>(), (std::vector<int32_t>{1, 4, 9}));
+    // a range the step walks away from: refused; an empty one (start == end) is fine
+    expect_error([] { zyx::arange(5, 0, 1); }, {"arange", "step 1", "from 5 to 0"});
+    expect_error([] { zyx::arange(0, 5, -1); }, {"arange", "step -1", "from 0 to 5"});
+    EXPECT_EQ(zyx::arange(3, 3, 1).numel(), 0);
+    EXPECT_EQ(zyx::arange(5, 0, -2).to_vector<int32_t>(), (std::vector<int32_t>{5, 3, 1}));
+    // 0-d tensors cannot be joined or split along an axis
+    expect_error([] { zyx::cat({zyx::scalar_tensor(1.0), zyx::scalar_tensor(2.0)}); }, {"cat", "tensor 0 is 0-d", "stack"});
+    expect_error([] { zyx::cat({zyx::ones({2}), zyx::scalar_tensor(2.0)}); }, {"cat", "tensor 1 is 0-d"});
+    expect_error([] { zyx::scalar_tensor(1.0).split(1); }, {"split", "0-d"});
+    expect_error([] { zyx::scalar_tensor(1.0).chunk(2); }, {"chunk", "0-d"});
+    // a mixed index names the user's shape, not an intermediate one
+    expect_error([] { zyx::ones({2, 3, 4}).index({1, zyx::Range(0, 5, 2)}); }, {"index", "end 5", "axis 1", "[2,3,4]"});
+    // sign(NaN) is NaN (documented: NumPy's answer)
+    EXPECT_TRUE(std::isnan(zyx::tensor({NAN}).sign().item<float>()));
 }
 
 TEST(Errors, ReadingAndHandles) {
