@@ -105,6 +105,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <type_traits>
@@ -279,7 +280,7 @@ public:
     Tensor sigmoid() const;
     Tensor erf() const;                // error function (C erf of the working precision)
     Tensor abs() const;
-    Tensor sign() const;
+    Tensor sign() const;               // -1, 0 or 1; sign(NaN) is NaN (NumPy's answer; PyTorch says 0)
     Tensor floor() const;
     Tensor ceil() const;
     Tensor round() const;              // half to even
@@ -298,6 +299,24 @@ public:
     Tensor clamp(Scalar min, Scalar max) const;
     Tensor clamp_min(Scalar min) const;
     Tensor clamp_max(Scalar max) const;
+    // More elementwise math, as PyTorch 1.13 defines it. Float-only ones compute integer and bool
+    // inputs in f32 (16-bit floats in f32, rounded once).
+    Tensor isfinite() const;           // bool: neither NaN nor ±inf (integers and bool: all true)
+    // NaN → nan, +inf → posinf, -inf → neginf; an unset infinity becomes the dtype's largest /
+    // lowest finite value. Integer and bool tensors come back unchanged.
+    Tensor nan_to_num(double nan = 0, std::optional<double> posinf = std::nullopt,
+                      std::optional<double> neginf = std::nullopt) const;
+    Tensor expm1() const;              // e^x − 1, accurate for small x
+    Tensor relu6() const;              // min(max(x, 0), 6); keeps the dtype (not bool)
+    Tensor hardsigmoid() const;        // min(max(x + 3, 0), 6) / 6
+    Tensor hardswish() const;          // x · min(max(x + 3, 0), 6) / 6
+    Tensor elu(double alpha = 1) const;  // x > 0 ? x : α·(e^x − 1)
+    Tensor selu() const;               // λ·elu(x, α) with α = 1.6732632…, λ = 1.0507009…
+    Tensor mish() const;               // x · tanh(softplus(x))
+    // Triangles of the last two axes (rank >= 2, any dtype): an element (row i, column j) is kept
+    // when j − i <= diagonal (tril) or j − i >= diagonal (triu), else it is 0.
+    Tensor tril(int64_t diagonal = 0) const;
+    Tensor triu(int64_t diagonal = 0) const;
 
     // ---- elementwise, binary (broadcasting, promotion as above) ----------------------------------
     Tensor add(const Tensor& y) const;
@@ -305,6 +324,9 @@ public:
     Tensor mul(const Tensor& y) const;
     Tensor div(const Tensor& y) const;          // true division
     Tensor div_trunc(const Tensor& y) const;    // integers: toward zero, x/0 = 0; floats: trunc(x/y)
+    // Integers: repeated multiplication with wrap-around; a negative exponent gives 0 unless
+    // |x| = 1. A negative integer *number* exponent is refused (as PyTorch); a negative value in
+    // an integer exponent *tensor* is not checked (that would need to read it), unlike PyTorch.
     Tensor pow(const Tensor& y) const;
     Tensor maximum(const Tensor& y) const;      // NaN if either is NaN
     Tensor minimum(const Tensor& y) const;
@@ -588,6 +610,20 @@ Tensor cat(const std::vector<Tensor>& tensors, int axis = 0);
 Tensor stack(const std::vector<Tensor>& tensors, int axis = 0);
 Tensor matmul(const Tensor& x, const Tensor& y);
 Tensor dot(const Tensor& x, const Tensor& y);
+// log(e^x + e^y), computed as max(x, y) + log1p(e^−|x − y|); equal infinities give themselves.
+// Float-only; x and y promote and broadcast.
+Tensor logaddexp(const Tensor& x, const Tensor& y);
+// start + weight·(end − start); for |weight| >= 0.5 computed as end − (end − start)·(1 − weight)
+// (exact at weight 1), as PyTorch. Float-only; the tensors promote and broadcast.
+Tensor lerp(const Tensor& start, const Tensor& end, double weight);
+Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight);
+Tensor tril(const Tensor& x, int64_t diagonal = 0);  // x.tril(diagonal)
+Tensor triu(const Tensor& x, int64_t diagonal = 0);  // x.triu(diagonal)
+// x[i]·y[j] of 1-D x [n] and y [m]: shape [n, m]; dtypes promote as in `*`.
+Tensor outer(const Tensor& x, const Tensor& y);
+// The square matrix of side n + |diagonal| holding 1-D x [n] on its diagonal-th diagonal (0: the
+// main one, > 0 above, < 0 below) and 0 elsewhere. PyTorch's 2-D → 1-D form is not provided.
+Tensor diag(const Tensor& x, int64_t diagonal = 0);
 // Realizes several tensors in one schedule (shared subexpressions computed once).
 void realize(const std::vector<Tensor>& tensors);
 

@@ -352,6 +352,48 @@ Table unary_group() {
                 [](double v) { return 2 * v > 5 ? v : std::log1p(std::exp(2 * v)) / 2; });
     unary_float(t, "leaky_relu", [](const Tensor& x) { return x.leaky_relu(0.1); },
                 [](double v) { return v > 0 ? v : 0.1 * v; });
+    // PyTorch 1.13's definitions, written out (NaN propagates through the clamps of hardtanh).
+    auto clamp06 = [](double v) { return std::isnan(v) ? v : std::min(std::max(v, 0.0), 6.0); };
+    auto hardsigmoid_ref = [clamp06](double v) { return clamp06(v + 3) / 6; };
+    auto hardswish_ref = [clamp06](double v) { return v * clamp06(v + 3) / 6; };  // -inf · 0: NaN
+    auto elu_ref = [](double alpha) { return [alpha](double v) { return v > 0 ? v : alpha * std::expm1(v); }; };
+    const double selu_a = 1.6732632423543772848170429916717, selu_l = 1.0507009873554804934193349852946;
+    auto selu_ref = [=](double v) { return v > 0 ? selu_l * v : selu_l * selu_a * std::expm1(v); };
+    auto mish_ref = [](double v) { return v * std::tanh(std::log1p(std::exp(v))); };
+    auto expm1_ref = [](double v) { return std::expm1(v); };
+    unary_float(t, "expm1", [](const Tensor& x) { return x.expm1(); }, expm1_ref);
+    t.add("expm1 tiny f32", {R(f32, {6}, -1e-6, 1e-6)}, [](const Ins& x, Device) { return x[0].expm1(); },
+          [=](const Refs& r) { return map(r[0], f32, expm1_ref); });
+    t.add("expm1 tiny f64", {R(f64, {6}, -1e-9, 1e-9)}, [](const Ins& x, Device) { return x[0].expm1(); },
+          [=](const Refs& r) { return map(r[0], f64, expm1_ref); });
+    unary_float(t, "hardsigmoid", [](const Tensor& x) { return x.hardsigmoid(); }, hardsigmoid_ref, Gen::real, -5, 5);
+    unary_float(t, "hardswish", [](const Tensor& x) { return x.hardswish(); }, hardswish_ref, Gen::real, -5, 5);
+    unary_float(t, "elu", [](const Tensor& x) { return x.elu(); }, elu_ref(1));
+    unary_float(t, "elu_alpha0.5", [](const Tensor& x) { return x.elu(0.5); }, elu_ref(0.5));
+    unary_float(t, "selu", [](const Tensor& x) { return x.selu(); }, selu_ref);
+    unary_float(t, "mish", [](const Tensor& x) { return x.mish(); }, mish_ref);
+    // ±inf, NaN, ±0, the kinks at ±3, and values far out (overflowing exp in every float dtype).
+    struct Special { const char* name; std::function<Tensor(const Tensor&)> op; std::function<double(double)> f; };
+    const std::vector<Special> specials = {
+        {"expm1", [](const Tensor& x) { return x.expm1(); }, expm1_ref},
+        {"hardsigmoid", [](const Tensor& x) { return x.hardsigmoid(); }, hardsigmoid_ref},
+        {"hardswish", [](const Tensor& x) { return x.hardswish(); }, hardswish_ref},
+        {"elu", [](const Tensor& x) { return x.elu(); }, elu_ref(1)},
+        {"selu", [](const Tensor& x) { return x.selu(); }, selu_ref},
+        {"mish", [](const Tensor& x) { return x.mish(); }, mish_ref},
+        {"relu6", [](const Tensor& x) { return x.relu6(); }, clamp06},
+    };
+    for (const Special& s : specials)
+        for (DType d : kFloats) {
+            t.add(std::string(s.name) + " specials " + dn(d), {Sp(d, {10})}, [op = s.op](const Ins& x, Device) { return op(x[0]); },
+                  [f = s.f, d](const Refs& r) { return map(r[0], d, f); });
+            t.add(std::string(s.name) + " large " + dn(d), {R(d, {2, 5}, -100, 100)},
+                  [op = s.op](const Ins& x, Device) { return op(x[0]); }, [f = s.f, d](const Refs& r) { return map(r[0], d, f); });
+        }
+    // relu6 keeps the dtype (hardtanh(x, 0, 6)); values on both sides of both bounds.
+    for (DType d : kNumeric)
+        t.add("relu6 " + dn(d), {zyx::dtype_is_float(d) ? R(d, {3, 4}, -9, 9) : V(d, {3, 4})},
+              [](const Ins& x, Device) { return x[0].relu6(); }, [=](const Refs& r) { return map(r[0], d, clamp06); });
 
     // Unsigned values wrap (neg of 3 in u8 is 253), as PyTorch.
     unary_keep(t, "neg", kNumeric, [](const Tensor& x) { return -x; }, [](double v) { return -v; });
@@ -375,6 +417,32 @@ Table unary_group() {
               [d](const Refs& r) { return map(r[0], d, [](double v) { return v < 0 ? 0 : v; }); });
         t.add("sign specials " + dn(d), {Sp(d, {10})}, [](const Ins& x, Device) { return x[0].sign(); },
               [d](const Refs& r) { return map(r[0], d, [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; }); });
+    }
+    for (DType d : kFloats) {
+        // The largest finite value of each float dtype, from its bit pattern.
+        double big = d == f64 ? std::numeric_limits<double>::max()
+                     : d == f32 ? double(std::numeric_limits<float>::max())
+                     : zyx::kernel::double_from_bits(d, d == f16 ? 0x7BFF : 0x7F7F);
+        t.add("isfinite " + dn(d), {Sp(d, {2, 5})}, [](const Ins& x, Device) { return x[0].isfinite(); },
+              [](const Refs& r) { return map(r[0], b8, [](double v) { return double(std::isfinite(v)); }); });
+        t.add("nan_to_num " + dn(d), {Sp(d, {2, 5})}, [](const Ins& x, Device) { return x[0].nan_to_num(); },
+              [d, big](const Refs& r) {
+                  return map(r[0], d, [big](double v) { return std::isnan(v) ? 0 : v == kInf ? big : v == -kInf ? -big : v; });
+              });
+        t.add("nan_to_num 1.5,100,-200 " + dn(d), {Sp(d, {2, 5})},
+              [](const Ins& x, Device) { return x[0].nan_to_num(1.5, 100, -200); }, [d](const Refs& r) {
+                  return map(r[0], d, [](double v) { return std::isnan(v) ? 1.5 : v == kInf ? 100 : v == -kInf ? -200 : v; });
+              });
+        t.add("nan_to_num posinf only " + dn(d), {Sp(d, {10})},
+              [](const Ins& x, Device) { return x[0].nan_to_num(-1, 7); }, [d, big](const Refs& r) {
+                  return map(r[0], d, [big](double v) { return std::isnan(v) ? -1 : v == kInf ? 7 : v == -kInf ? -big : v; });
+              });
+    }
+    for (DType d : kIntsBool) {  // unchanged / all finite
+        t.add("isfinite " + dn(d), {V(d, {4})}, [](const Ins& x, Device) { return x[0].isfinite(); },
+              [](const Refs& r) { return map(r[0], b8, [](double) { return 1.0; }); });
+        t.add("nan_to_num " + dn(d), {V(d, {4})}, [](const Ins& x, Device) { return x[0].nan_to_num(); },
+              [d](const Refs& r) { return map(r[0], d, [](double v) { return v; }); });
     }
     for (DType d : kIntsBool) {  // never NaN or infinite
         t.add("isnan " + dn(d), {V(d, {4})}, [](const Ins& x, Device) { return x[0].isnan(); },
@@ -521,6 +589,41 @@ Table binary_group() {
            [](double a, double b) { return std::pow(a, b); }, nullptr, Gen::positive);
     binary(t, "maximum", kAll, [](const Tensor& a, const Tensor& b) { return a.maximum(b); }, nan_max);
     binary(t, "minimum", kAll, [](const Tensor& a, const Tensor& b) { return a.minimum(b); }, nan_min);
+    // PyTorch's logaddexp: equal infinities give themselves, else max + log1p(e^-|a-b|).
+    auto logaddexp_ref = [](double a, double b) {
+        if (std::isinf(a) && a == b) return a;
+        return nan_max(a, b) + std::log1p(std::exp(-std::fabs(a - b)));
+    };
+    BinOp logaddexp_op = [](const Tensor& a, const Tensor& b) { return zyx::logaddexp(a, b); };
+    binary(t, "logaddexp", kFloats, logaddexp_op, logaddexp_ref);
+    binary(t, "logaddexp ->f32", {i32, u8, b8}, logaddexp_op, logaddexp_ref, [](DType) { return f32; });
+    for (DType d : kFloats) {  // every pair of special values ([10,1] with [10])
+        t.add("logaddexp specials " + dn(d), {Sp(d, {10}), Sp(d, {10})},
+              [](const Ins& x, Device) { return zyx::logaddexp(x[0].reshape({10, 1}), x[1]); },
+              [=](const Refs& r) { return zip(reshape(r[0], {10, 1}), r[1], d, logaddexp_ref); });
+        t.add("logaddexp large " + dn(d), {R(d, {2, 3}, -100, 100), R(d, {2, 3}, -100, 100)},
+              [](const Ins& x, Device) { return zyx::logaddexp(x[0], x[1]); },
+              [=](const Refs& r) { return zip(r[0], r[1], d, logaddexp_ref); });
+    }
+    // lerp as PyTorch computes it: from the nearer end depending on |weight| < 0.5.
+    auto lerp_ref = [](double a, double b, double w) { return std::fabs(w) < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w); };
+    for (DType d : kFloats) {
+        for (double w : {0.3, 0.8, 1.0, -0.7})
+            t.add("lerp " + std::to_string(w) + " " + dn(d), {V(d, {2, 3}), V(d, {3})},
+                  [w](const Ins& x, Device) { return zyx::lerp(x[0], x[1], w); },
+                  [=](const Refs& r) { return zip(r[0], r[1], d, [=](double a, double b) { return lerp_ref(a, b, w); }); });
+        t.add("lerp tensor weight " + dn(d), {V(d, {2, 3}), V(d, {2, 3}), R(d, {3}, -1, 2)},
+              [](const Ins& x, Device) { return zyx::lerp(x[0], x[1], x[2]); }, [=](const Refs& r) {
+                  Ref o{r[0].shape, d, {}};
+                  for (int64_t i = 0; i < numel(o.shape); ++i)
+                      o.v.push_back(as_dtype(lerp_ref(r[0].v[size_t(i)], r[1].v[size_t(i)], at_broadcast(r[2], unravel(i, o.shape))), d));
+                  return o;
+              });
+    }
+    t.add("lerp i32 -> f32", {I(i32, {2, 3}), I(i32, {3})}, [](const Ins& x, Device) { return zyx::lerp(x[0], x[1], 0.25); },
+          [=](const Refs& r) { return zip(r[0], r[1], f32, [=](double a, double b) { return lerp_ref(a, b, 0.25); }); });
+    t.add("lerp specials f32", {Sp(f32, {10}), R(f32, {10})}, [](const Ins& x, Device) { return zyx::lerp(x[0], x[1], 0.8); },
+          [=](const Refs& r) { return zip(r[0], r[1], f32, [=](double a, double b) { return lerp_ref(a, b, 0.8); }); });
     binary(t, "fmod", kNumeric, [](const Tensor& a, const Tensor& b) { return a.fmod(b); },
            [](double a, double b) { return std::fmod(a, b); }, nullptr, Gen::nonzero_int);
     binary(t, "remainder", kNumeric, [](const Tensor& a, const Tensor& b) { return a.remainder(b); }, py_mod, nullptr,
@@ -1071,6 +1174,34 @@ Table movement_group() {
           });
     t.add("contiguous of permuted", {R(f32, {2, 3})}, [](const Ins& x, Device) { return x[0].permute({1, 0}).contiguous(); },
           [](const Refs& r) { return permute(r[0], {1, 0}); });
+    // tril / triu: (row i, column j) of the last two axes kept when j − i <= k (tril) or >= k (triu).
+    auto triangle_ref = [](Ref a, int64_t k, bool lower) {
+        size_t rk = a.shape.size();
+        for (int64_t i = 0; i < numel(a.shape); ++i) {
+            auto idx = unravel(i, a.shape);
+            int64_t off = idx[rk - 1] - idx[rk - 2];
+            if (lower ? off > k : off < k) a.v[size_t(i)] = 0;
+        }
+        return a;
+    };
+    for (DType d : kAll) {
+        t.add("tril " + dn(d), {V(d, {3, 4})}, [](const Ins& x, Device) { return x[0].tril(); },
+              [=](const Refs& r) { return triangle_ref(r[0], 0, true); });
+        t.add("triu " + dn(d), {V(d, {4, 3})}, [](const Ins& x, Device) { return x[0].triu(); },
+              [=](const Refs& r) { return triangle_ref(r[0], 0, false); });
+    }
+    for (int64_t k : {1, -1, 2, -3, 9, -9}) {
+        t.add("tril diagonal " + std::to_string(k) + " [2,3,4]", {R(f32, {2, 3, 4})},
+              [k](const Ins& x, Device) { return zyx::tril(x[0], k); }, [=](const Refs& r) { return triangle_ref(r[0], k, true); });
+        t.add("triu diagonal " + std::to_string(k) + " [2,4,3]", {R(f32, {2, 4, 3})},
+              [k](const Ins& x, Device) { return zyx::triu(x[0], k); }, [=](const Refs& r) { return triangle_ref(r[0], k, false); });
+    }
+    t.add("tril specials f32 [2,5]", {Sp(f32, {2, 5})}, [](const Ins& x, Device) { return x[0].tril(1); },
+          [=](const Refs& r) { return triangle_ref(r[0], 1, true); });
+    t.add("triu of computed bf16 [3,3]", {R(bf16, {3, 3})}, [](const Ins& x, Device) { return (x[0] * 2).triu(-1); },
+          [=](const Refs& r) { return triangle_ref(map(r[0], bf16, [](double v) { return 2 * v; }), -1, false); });
+    t.add("tril empty [0,3]", {R(f32, {0, 3})}, [](const Ins& x, Device) { return x[0].tril(); },
+          [=](const Refs& r) { return triangle_ref(r[0], 0, true); });
     return t;
 }
 
@@ -1174,6 +1305,28 @@ Table nn_group() {
           [](const Refs& r) { return matmul_ref(r[0], r[1], f32); });
     t.add("dot", {R(f32, {5}), R(f32, {5})}, [](const Ins& x, Device) { return zyx::dot(x[0], x[1]); },
           [](const Refs& r) { return reshape(matmul_ref(reshape(r[0], {1, 5}), reshape(r[1], {5, 1}), f32), {}); });
+    // outer: x[i]·y[j]; diag: x on the k-th diagonal of a square of side n + |k|, 0 elsewhere.
+    auto times = [](double a, double b) { return a * b; };
+    for (DType d : {f32, bf16, f64, i32, u8, b8})
+        t.add("outer " + dn(d), {V(d, {4}), V(d, {3})}, [](const Ins& x, Device) { return zyx::outer(x[0], x[1]); },
+              [=](const Refs& r) { return zip(reshape(r[0], {4, 1}), r[1], d, times); });
+    t.add("outer i32 x f32 -> f32", {I(i32, {3}), R(f32, {2})}, [](const Ins& x, Device) { return zyx::outer(x[0], x[1]); },
+          [=](const Refs& r) { return zip(reshape(r[0], {3, 1}), r[1], f32, times); });
+    t.add("outer specials f32", {Sp(f32, {10}), Sp(f32, {10})}, [](const Ins& x, Device) { return zyx::outer(x[0], x[1]); },
+          [=](const Refs& r) { return zip(reshape(r[0], {10, 1}), r[1], f32, times); });
+    auto diag_ref = [](const Ref& a, int64_t k) {
+        int64_t n = a.shape[0], side = n + (k < 0 ? -k : k);
+        Ref o{{side, side}, a.dtype, {}};
+        for (int64_t i = 0; i < side; ++i)
+            for (int64_t j = 0; j < side; ++j) o.v.push_back(j - i == k ? a.v[size_t(k >= 0 ? i : j)] : 0);
+        return o;
+    };
+    for (int64_t k : {0, 1, -2})
+        for (DType d : {f32, bf16, i32, b8})
+            t.add("diag " + std::to_string(k) + " " + dn(d), {V(d, {3})}, [k](const Ins& x, Device) { return zyx::diag(x[0], k); },
+                  [=](const Refs& r) { return diag_ref(r[0], k); });
+    t.add("diag specials f64", {Sp(f64, {10})}, [](const Ins& x, Device) { return zyx::diag(x[0]); },
+          [=](const Refs& r) { return diag_ref(r[0], 0); });
     t.add("relu(x @ w + b)", {R(f32, {3, 4}), R(f32, {4, 5}), R(f32, {5})},
           [](const Ins& x, Device) { return (x[0].matmul(x[1]) + x[2]).relu(); }, [](const Refs& r) {
               return map(zip(matmul_ref(r[0], r[1], f64), r[2], f64, [](double a, double b) { return a + b; }), f32,
