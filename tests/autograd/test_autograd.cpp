@@ -137,6 +137,24 @@ std::vector<GradCase> cases() {
         un("gelu tanh", [](const Tensor& x) { return x.gelu(true); }),
         un("silu", [](const Tensor& x) { return x.silu(); }),
         un("softplus", [](const Tensor& x) { return x.softplus(2.0); }),
+        // composites of src/api/math.cpp: their gradients are those of the primitives they use
+        un("expm1", [](const Tensor& x) { return x.expm1(); }),
+        un("relu6", [](const Tensor& x) { return x.relu6(); }, Input{{3, 4}, -2, 8}),
+        un("hardsigmoid", [](const Tensor& x) { return x.hardsigmoid(); }, Input{{3, 4}, -5, 5}),
+        un("hardswish", [](const Tensor& x) { return x.hardswish(); }, Input{{3, 4}, -5, 5}),
+        un("elu", [](const Tensor& x) { return x.elu(0.7); }),
+        un("selu", [](const Tensor& x) { return x.selu(); }),
+        un("mish", [](const Tensor& x) { return x.mish(); }),
+        un("nan_to_num", [](const Tensor& x) { return x.nan_to_num(); }),
+        un("tril", [](const Tensor& x) { return x.tril(1); }),
+        un("triu", [](const Tensor& x) { return x.triu(-1); }),
+        un("diag", [](const Tensor& x) { return zyx::diag(x, 1); }, v4),
+        bin("logaddexp", [](const Tensor& a, const Tensor& b) { return zyx::logaddexp(a, b); }, m34, v4),
+        bin("lerp 0.3", [](const Tensor& a, const Tensor& b) { return zyx::lerp(a, b, 0.3); }, m34, v4),
+        bin("lerp 0.8", [](const Tensor& a, const Tensor& b) { return zyx::lerp(a, b, 0.8); }, m34, c31),
+        GradCase{"lerp tensor weight", {m34, m34, Input{{4}, -0.5, 1.5}},
+                 [](const std::vector<Tensor>& v) { return zyx::lerp(v[0], v[1], v[2]); }},
+        bin("outer", [](const Tensor& a, const Tensor& b) { return zyx::outer(a, b); }, v4, Input{{3}}),
         un("clamp", [](const Tensor& x) { return x.clamp(-1.0, 0.7); }),
         un("floor (zero)", [](const Tensor& x) { return x.floor() + x; }),
         un("pow scalar", [](const Tensor& x) { return x.pow(3); }),
@@ -267,6 +285,20 @@ TEST(Autograd, SubgradientsAtKinksAreTorchs) {
     // prod with a zero: the product of the others
     EXPECT_EQ(grad_of({2, 0, 3}, [](const Tensor& x) { return x.prod(); }), (std::vector<float>{0, 6, 0}));
     EXPECT_EQ(grad_of({0, 0, 3}, [](const Tensor& x) { return x.prod(); }), (std::vector<float>{0, 0, 0}));
+    // hardtanh-style activations: 0 at the bounds; hardswish's middle slope reaches the kinks
+    EXPECT_EQ(grad_of({-1, 0, 3, 6, 7}, [](const Tensor& x) { return x.relu6(); }), (std::vector<float>{0, 0, 1, 0, 0}));
+    EXPECT_EQ(grad_of({-3, 0, 3}, [](const Tensor& x) { return x.hardsigmoid(); }), (std::vector<float>{0, 1.f / 6, 0}));
+    EXPECT_EQ(grad_of({-4, -3, 0, 3, 4}, [](const Tensor& x) { return x.hardswish(); }),
+              (std::vector<float>{0, -0.5f, 0.5f, 1.5f, 1}));
+    // elu at 0 takes the exponential side (α); unused sides stay finite far out and at ±inf
+    EXPECT_EQ(grad_of({0, 100, -100}, [](const Tensor& x) { return x.elu(0.5); }), (std::vector<float>{0.5f, 1, 0}));
+    EXPECT_EQ(grad_of({-INFINITY, 0, 100}, [](const Tensor& x) { return x.expm1(); }),
+              (std::vector<float>{0, 1, INFINITY}));
+    // logaddexp of equal values: half each, as PyTorch's 1 / (1 + e^0)
+    Tensor p = zyx::tensor({1.f, -2.f}).requires_grad_(), q = zyx::tensor({1.f, -2.f}).requires_grad_();
+    zyx::logaddexp(p, q).sum().backward();
+    EXPECT_EQ(p.grad().to_vector<float>(), (std::vector<float>{0.5f, 0.5f}));
+    EXPECT_EQ(q.grad().to_vector<float>(), (std::vector<float>{0.5f, 0.5f}));
     // pow: d/dy of 0^y with y >= 0 is 0, not nan
     Tensor base = zyx::tensor({0.f, 2.f}).requires_grad_(), e = zyx::tensor({2.f, 3.f}).requires_grad_();
     base.pow(e).sum().backward();
