@@ -109,7 +109,7 @@ bool idx_type(uint8_t code, IdxType* out) {
 
 std::string hex_byte(unsigned v) {
     char buf[8];
-    std::snprintf(buf, sizeof buf, "0x%02X", v & 0xffu);
+    std::snprintf(buf, sizeof buf, "0x%02X", v & 0xffu);  // allow-print: formats into buf
     return buf;
 }
 
