@@ -1,8 +1,12 @@
 // zyx-tt-runtime: one process that owns one Tenstorrent device (or one emulated device) and
 // serves the protocol of docs/protocol.md on its stdin/stdout.
 //
-//   zyx-tt-runtime [--target emulator|metal] [--preset NAME] [--device-id N] [--threads N]
-//                  [--schedule-seed N] [--raw-timeout-ms N] [--debug-delay CMD=MS]…
+//   zyx-tt-runtime [--target emulator|metal] [--preset NAME] [--device-id N] [--lock-dir DIR]
+//                  [--threads N] [--schedule-seed N] [--raw-timeout-ms N] [--debug-delay CMD=MS]…
+//
+// At start it takes the runtime lock of its device (src/backend/tenstorrent/device_lock.hpp): a
+// second runtime for the same target and device id answers its first request with device_busy
+// naming the holder's pid, and exits.
 //
 // stdout carries protocol only: at start the protocol descriptors are moved away from 0 and 1,
 // stdin is reopened on /dev/null and stdout is pointed at stderr, so that text printed by
@@ -17,6 +21,7 @@
 #include <cstring>
 #include <string>
 
+#include "backend/tenstorrent/device_lock.hpp"
 #include "backend/tenstorrent/protocol.hpp"
 #include "core/log.hpp"
 #include "server.hpp"
@@ -33,7 +38,8 @@ const char* kUsage =
     "Serves the zyx Tenstorrent runtime protocol (docs/protocol.md) on stdin/stdout.\n"
     "  --target NAME          emulator (default) or metal\n"
     "  --preset NAME          emulator preset: wormhole-n150 (default), blackhole-p100a, blackhole-p150\n"
-    "  --device-id N          metal: which chip (default 0)\n"
+    "  --device-id N          which device: its lock, and for metal the chip (default 0)\n"
+    "  --lock-dir DIR         where the device lock lives (default ${XDG_RUNTIME_DIR:-/tmp}/zyx-<uid>)\n"
     "  --threads N            emulator worker threads (default: all cores)\n"
     "  --schedule-seed N      emulator: randomised, seeded fiber schedule\n"
     "  --raw-timeout-ms N     wait for compile_program source bytes at most N ms per piece (default 2000)\n"
@@ -60,6 +66,7 @@ bool parse_u64(const char* s, uint64_t* out) {
 int main(int argc, char** argv) {
     runtime::TargetOptions topts;
     runtime::ServerOptions sopts;
+    std::string lock_dir;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&]() -> const char* {
@@ -80,6 +87,9 @@ int main(int argc, char** argv) {
         } else if (a == "--device-id") {
             if (!parse_u64(value(), &n) || n > UINT32_MAX) usage_error("--device-id needs a number");
             topts.device_id = uint32_t(n);
+        } else if (a == "--lock-dir") {
+            lock_dir = value();
+            if (lock_dir.empty()) usage_error("--lock-dir needs a directory");
         } else if (a == "--threads") {
             if (!parse_u64(value(), &n) || n > 1024) usage_error("--threads needs a number up to 1024");
             topts.threads = unsigned(n);
@@ -123,6 +133,16 @@ int main(int argc, char** argv) {
     // A client that goes away must not kill us mid-write with SIGPIPE: write() reports EPIPE and
     // the server ends cleanly.
     ::signal(SIGPIPE, SIG_IGN);
+
+    // The device lock comes before the device: a busy device is never opened twice.
+    std::unique_ptr<DeviceLock> lock;
+    try {
+        lock = std::make_unique<DeviceLock>(topts.target, topts.device_id, lock_dir, DeviceLock::Role::runtime);
+    } catch (const Error& e) {
+        ZYX_LOG(runtime) << "device lock: " << e.what();
+        return runtime::serve_unavailable(in_fd, out_fd, Error(e.status(), "zyx-tt-runtime: " + e.message()), sopts.raw_timeout_ms,
+                                          /*once=*/true);
+    }
 
     std::unique_ptr<runtime::Target> target;
     try {

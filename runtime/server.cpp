@@ -140,9 +140,9 @@ FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
     return f;
 }
 
-int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeout_ms) {
+int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeout_ms, bool once) {
     InputStream in(in_fd);
-    for (;;) {
+    for (bool first = true; !(once && !first); first = false) {
         FramedRequest f = read_request(in, raw_timeout_ms);
         if (f.kind == FramedRequest::Kind::end_of_input) return 0;  // as a working runtime (docs/protocol.md §1)
         bool exit_cmd = f.kind == FramedRequest::Kind::request && f.request.cmd == Command::exit;
@@ -150,6 +150,7 @@ int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeou
         json j = exit_cmd ? protocol::response_ok(seq) : protocol::response_error(seq, reason.status(), reason.message());
         if (!write_all(out_fd, dump(j) + "\n") || exit_cmd) return 0;  // exit, or the client closed our stdout
     }
+    return 1;  // answered the one request with the reason
 }
 
 int Server::serve(int in_fd, int out_fd) {

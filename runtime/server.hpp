@@ -40,8 +40,9 @@ struct FramedRequest {
 FramedRequest read_request(InputStream& in, int raw_timeout_ms);
 
 // Serves a runtime whose target failed to start: every request (framed by read_request) is
-// answered with `reason`, except exit. Returns the process exit status.
-int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeout_ms);
+// answered with `reason`, except exit. With `once`, only the first request is answered, then it
+// returns (a busy device: the runtime says why and leaves). Returns the process exit status.
+int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeout_ms, bool once = false);
 
 struct ServerOptions {
     // How long the server waits for the next piece of a compile_program's raw source bytes

@@ -10,6 +10,7 @@ import os
 import select
 import subprocess
 import sys
+import tempfile
 import time
 
 RUNTIME = sys.argv[1] if len(sys.argv) > 1 else "zyx-tt-runtime"
@@ -31,6 +32,10 @@ class Runtime:
     """One runtime process; requests are JSON lines on stdin, responses JSON lines on stdout."""
 
     def __init__(self, *args):
+        # Each runtime takes its device's lock at start: a private lock directory keeps this
+        # test's runtimes apart from every other runtime on the machine.
+        if "--lock-dir" not in args:
+            args = (*args, "--lock-dir", tempfile.mkdtemp(prefix="zyx-conformance-lock-"))
         self.proc = subprocess.Popen([RUNTIME, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL)
         self.buf = b""

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace zyx::tt::test {
@@ -37,6 +38,11 @@ OpenOptions open_options(const std::string& tag) {
 RawRuntime::RawRuntime(std::vector<std::string> extra_args) {
     std::vector<std::string> argv{runtime_path().string()};
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+    // The runtime locks its device at start; unless the test says where, a private directory.
+    if (std::find(extra_args.begin(), extra_args.end(), "--lock-dir") == extra_args.end()) {
+        static int n = 0;
+        argv.insert(argv.end(), {"--lock-dir", temp_dir("rawlock" + std::to_string(n++)).string()});
+    }
     proc = std::make_unique<RuntimeProcess>(argv);
 }
 

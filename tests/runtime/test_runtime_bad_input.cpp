@@ -354,3 +354,54 @@ TEST_F(BadInput, StatsCountRequestsAndErrors) {
     EXPECT_EQ(s["bytes_written"], 65536);
     EXPECT_EQ(s["arena_bytes"], 1 << 20);
 }
+
+// An explicit page size of 0 is a bad value, not a request for the default.
+TEST_F(BadInput, AllocBufWithPageBytesZero) {
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4096,"page_bytes":0})"), "invalid_argument", "page_bytes 0");
+    json a = rt->ok(R"({"cmd":"alloc_buf","bytes":4096})");
+    EXPECT_EQ(a["page_bytes"], 4096) << "without the field, the default";
+    expect_still_serving();
+}
+
+// A NUL byte anywhere in a line makes it a protocol error, even after a complete object.
+TEST_F(BadInput, LineWithANulByte) {
+    expect_error(rt->request(std::string("{\"cmd\":\"ping\",\"seq\":4}\0 not JSON", 33)), "protocol", "NUL byte at offset 22");
+    expect_error(rt->request(std::string("{\"cmd\":\"pi\0ng\"}", 15)), "protocol", "NUL byte at offset 10");
+    expect_next_response_is_ours();
+    expect_still_serving();
+}
+
+// A kernel without an entry point is a compile error at compile_program, not a fault at run.
+TEST_F(BadInput, KernelWithoutEntryPoint) {
+    std::string src = "inline int helper() { return 1; }\n";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    expect_error(rt->request(line, src + "\n"), "kernel_compilation", "kernel 'reader' defines neither kernel_main()");
+    std::string cpt = "namespace NAMESPACE { void helper() {} }\n";
+    line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("compute", "compute", cpt.size()) + "]}";
+    expect_error(rt->request(line, cpt + "\n"), "kernel_compilation", "kernel 'compute' defines neither kernel_main()");
+    expect_still_serving();
+}
+
+// The runtime owns its device: a second runtime for the same device id answers device_busy with
+// the first one's pid and exits; once the first is gone (SIGKILL: nothing cleans up), a new one starts.
+TEST(RuntimeDeviceLock, SecondRuntimeOnOneDeviceIsRefused) {
+    const std::string dir = test::temp_dir("runtime-lock").string();
+    test::RawRuntime first({"--lock-dir", dir, "--device-id", "3"});
+    first.ok(R"({"cmd":"hello","version":1})");
+    const std::string pid = std::to_string(first.proc->pid());
+    {
+        test::RawRuntime second({"--lock-dir", dir, "--device-id", "3"});
+        json j = second.request(R"({"cmd":"hello","version":1,"seq":1})");
+        expect_error(j, "device_busy", "device 3 is served by runtime process " + pid);
+        EXPECT_EQ(j["seq"], 1);
+        EXPECT_EQ(second.proc->reap(10000), "exited with status 1") << "the refused runtime must leave";
+    }
+    {
+        test::RawRuntime other_device({"--lock-dir", dir, "--device-id", "4"});
+        other_device.ok(R"({"cmd":"hello","version":1})");
+    }
+    first.ok(R"({"cmd":"ping"})");  // the holder is unaffected
+    first.proc->kill();
+    test::RawRuntime third({"--lock-dir", dir, "--device-id", "3"});
+    third.ok(R"({"cmd":"hello","version":1})");
+}

@@ -247,6 +247,11 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
                                                         " lacks the emulator entry points");
     if (bind(kernel_api_table()) != ZYX_EMU_ABI_VERSION)
         throw Error(ErrorStatus::KernelCompilation, "kernel '" + k.name + "' was built for another emulator ABI");
+    auto has_entry = reinterpret_cast<uint32_t (*)()>(kb->lib.symbol("zyx_emu_kernel_has_entry"));
+    if (!has_entry || !has_entry())
+        throw Error(ErrorStatus::KernelCompilation, "kernel '" + k.name +
+                                                        "' defines neither kernel_main() nor namespace NAMESPACE { void MAIN }: "
+                                                        "it has no entry point");
     return kb;
 }
 

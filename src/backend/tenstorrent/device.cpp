@@ -109,7 +109,8 @@ std::unique_ptr<TTDevice> TTDevice::open(const OpenOptions& options) {
     ro.executable = options.runtime.empty() ? find_runtime_executable() : options.runtime;
     ro.args = {"--target", cfg.target};
     if (cfg.target == "emulator") ro.args.insert(ro.args.end(), {"--preset", cfg.emulator_preset});
-    else ro.args.insert(ro.args.end(), {"--device-id", std::to_string(options.device_id)});
+    ro.args.insert(ro.args.end(), {"--device-id", std::to_string(options.device_id)});
+    if (!options.lock_dir.empty()) ro.args.insert(ro.args.end(), {"--lock-dir", options.lock_dir.string()});
     ro.args.insert(ro.args.end(), options.runtime_args.begin(), options.runtime_args.end());
     ro.request_timeout_ms = cfg.request_timeout_ms;
     ro.compile_timeout_ms = cfg.compile_timeout_ms;

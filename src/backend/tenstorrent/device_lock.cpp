@@ -19,7 +19,7 @@ std::filesystem::path DeviceLock::default_dir() {
     return base / ("zyx-" + std::to_string(::getuid()));
 }
 
-DeviceLock::DeviceLock(const std::string& target, uint32_t id, std::filesystem::path dir) {
+DeviceLock::DeviceLock(const std::string& target, uint32_t id, std::filesystem::path dir, Role role) {
     if (dir.empty()) dir = default_dir();
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -32,7 +32,7 @@ DeviceLock::DeviceLock(const std::string& target, uint32_t id, std::filesystem::
         throw Error(ErrorStatus::Io, "device lock directory " + dir.string() + " belongs to uid " + std::to_string(st.st_uid) + ", not to us");
     if ((st.st_mode & 022) != 0) ::chmod(dir.c_str(), 0700);
 
-    path_ = dir / ("tt-" + target + "-" + std::to_string(id) + ".lock");
+    path_ = dir / ("tt-" + target + "-" + std::to_string(id) + (role == Role::runtime ? ".runtime.lock" : ".lock"));
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd_ < 0) throw Error(ErrorStatus::Io, "device lock " + path_.string() + ": " + std::strerror(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -44,7 +44,8 @@ DeviceLock::DeviceLock(const std::string& target, uint32_t id, std::filesystem::
         if (e == EWOULDBLOCK) {
             std::string holder = n > 0 ? std::string(buf, size_t(n)) : std::string("unknown");
             while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-            throw Error(ErrorStatus::DeviceBusy, "Tenstorrent " + target + " device " + std::to_string(id) + " is in use by process " + holder +
+            const char* by = role == Role::runtime ? " is served by runtime process " : " is in use by process ";
+            throw Error(ErrorStatus::DeviceBusy, "Tenstorrent " + target + " device " + std::to_string(id) + by + holder +
                                                      " (lock file " + path_.string() + ")");
         }
         throw Error(ErrorStatus::Io, "device lock " + path_.string() + ": flock: " + std::strerror(e));

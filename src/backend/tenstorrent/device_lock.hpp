@@ -1,10 +1,13 @@
 // One user per device: an advisory lock (flock) on a per-device lock file.
 //
-// The file is ${XDG_RUNTIME_DIR:-/tmp}/zyx-<uid>/tt-<target>-<device id>.lock unless a directory
-// is given. The holder writes its pid into the file, so a second process gets
-// Error(DeviceBusy) naming that pid. The lock belongs to the client process (not to its runtime),
-// so it survives runtime restarts, and the kernel releases it when the process ends, however it
-// ends. The descriptor is close-on-exec: children never hold it.
+// Two locks guard each device, one per role:
+//   client   ${XDG_RUNTIME_DIR:-/tmp}/zyx-<uid>/tt-<target>-<device id>.lock, taken by the zyx
+//            client (TTDevice::open); it survives restarts of the client's runtime;
+//   runtime  …/tt-<target>-<device id>.runtime.lock, taken by zyx-tt-runtime at start, whoever
+//            started it (our client, the seed's, a test), so two runtimes never drive one device.
+// A directory may be given instead of the default. The holder writes its pid into the file, so a
+// second process gets Error(DeviceBusy) naming that pid; the kernel releases the lock when the
+// holder ends, however it ends. The descriptor is close-on-exec: children never hold it.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +18,11 @@ namespace zyx::tt {
 
 class DeviceLock {
 public:
-    // Takes the lock for device `id` of `target` ("emulator", "metal"). `dir` empty = default.
-    // Throws DeviceBusy (held by another process) or Io (the directory or file is unusable).
-    DeviceLock(const std::string& target, uint32_t id, std::filesystem::path dir = {});
+    enum class Role { client, runtime };
+
+    // Takes the `role` lock for device `id` of `target` ("emulator", "metal"). `dir` empty =
+    // default. Throws DeviceBusy (held by another process) or Io (the directory or file is unusable).
+    DeviceLock(const std::string& target, uint32_t id, std::filesystem::path dir = {}, Role role = Role::client);
     ~DeviceLock();
     DeviceLock(const DeviceLock&) = delete;
     DeviceLock& operator=(const DeviceLock&) = delete;

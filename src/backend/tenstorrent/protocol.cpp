@@ -357,6 +357,9 @@ bool arg_source_has_value(ArgSource s) {
 json parse_request_json(std::string_view line) {
     if (line.size() > kMaxLineBytes)
         throw Error(ErrorStatus::Protocol, "request line of " + std::to_string(line.size()) + " bytes exceeds the limit of " + std::to_string(kMaxLineBytes));
+    // The JSON parser would stop at a NUL and accept what came before it as the whole line.
+    if (size_t nul = line.find('\0'); nul != std::string_view::npos)
+        throw Error(ErrorStatus::Protocol, "request line contains a NUL byte at offset " + std::to_string(nul));
     check_nesting(line);
     // The parser keeps the last of two equal keys; the callback sees every key (decoded, so
     // "c\u006dd" is "cmd") and remembers the first one that repeats in its object.
@@ -426,6 +429,9 @@ Request request_from_json(const json& j) {
             only_fields(j, ctx, {"cmd", "seq", "bytes", "page_bytes"});
             r.bytes = get_u64(j, ctx, "bytes");
             r.page_bytes = opt_u32(j, ctx, "page_bytes", 0);
+            // Absent means the default; an explicit 0 is a bad value, never the default.
+            if (j.contains("page_bytes") && r.page_bytes == 0)
+                throw Error(ErrorStatus::InvalidArgument, "alloc_buf: page_bytes 0 is not a page size (omit the field for the default)");
             break;
         case Command::free_buf:
             only_fields(j, ctx, {"cmd", "seq", "buffer"});

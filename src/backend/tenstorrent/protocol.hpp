@@ -156,7 +156,7 @@ struct Request {
     std::string arena_name;            // arena_map: POSIX shm name, "/zyx-…"
     uint64_t arena_bytes = 0;          // arena_map, arena_resize
     uint64_t bytes = 0;                // alloc_buf, write_buf, read_buf, copy_buf
-    uint32_t page_bytes = 0;           // alloc_buf (0 = the runtime's default, 4096)
+    uint32_t page_bytes = 0;           // alloc_buf (0 = absent: the runtime's default, 4096)
     uint32_t buffer = 0;               // free_buf, write_buf, read_buf; copy_buf destination
     uint32_t src_buffer = 0;           // copy_buf source
     uint64_t offset = 0;               // write_buf, read_buf: byte offset in the buffer

@@ -55,6 +55,9 @@ public:
 
     // The last lines the child wrote to stderr, oldest first, joined by '\n'.
     std::string stderr_tail() const;
+    // Reaps the child (waiting up to timeout_ms) and returns "exited with status N" / "killed
+    // by signal N (name)" / "still running".
+    std::string reap(int timeout_ms);
 
 private:
     // Waits until stdout has data, stdin can take data (want_write) or the deadline passes;
@@ -62,9 +65,6 @@ private:
     bool wait_io(bool want_write, long long deadline_ms);
     void drain_stderr();
     void take_stderr(const char* data, size_t n);
-    // Reaps the child (waiting up to timeout_ms) and returns "exited with status N" / "killed
-    // by signal N (name)" / "still running".
-    std::string reap(int timeout_ms);
     [[noreturn]] void crashed(std::string_view what, std::string_view when);
     [[noreturn]] void timed_out(std::string_view what, int timeout_ms, std::string_view phase);
 
