@@ -186,7 +186,7 @@ void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* 
                         "tile::eltwise_binary: unknown broadcast " + std::to_string(unsigned(bcast)));
     }
 
-    // add/sub ignore fidelity; mul uses it (metalium.md §3.4). Result then optionally += Dst.
+    // add/sub ignore fidelity; mul uses it (docs/numerics.md §5). Result then optionally += Dst.
     // Without accumulation the result goes straight into dst (unless dst is an operand: the
     // loops below promise the compiler their pointers do not overlap).
     alignas(64) float tmp[kTileElems];
@@ -220,7 +220,7 @@ void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* 
 void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFidelity fidelity) {
     check_fidelity("matmul", fidelity);
     detail::DenormalsAreZero daz;
-    // matmul_tiles: in0 (a) goes to SrcB, in1 (b) to SrcA (metalium.md §3.4).
+    // matmul_tiles: in0 (a) goes to SrcB, in1 (b) to SrcA (docs/numerics.md §5, matmul).
     alignas(64) float bt[kTileElems];
     const float* bp = b;
     if (transpose_b) {

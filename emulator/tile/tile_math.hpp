@@ -8,7 +8,7 @@
 //   face_index(r,c) = ((r/16)*2 + c/16)*256 + (r%16)*16 + c%16.
 // - DST is modelled in fp32. When fp32_dest_acc_en is off, DST holds 16-bit values: the caller
 //   passes dest16 = true and the results are rounded to the CB's 16-bit format after each op
-//   (FPU results round to nearest; SFPU stores truncate), as metalium.md §3.5 describes.
+//   (FPU results round to nearest; SFPU stores truncate), as docs/numerics.md §4 describes.
 // - Every function works on one tile and is safe to call from many threads at once.
 #pragma once
 

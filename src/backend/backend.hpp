@@ -35,7 +35,7 @@ struct Event {
     bool complete() const { return id == 0; }
 };
 
-// A scalar kernel argument passed by value (a "variable" in the seed), as raw little-endian bits.
+// A scalar kernel argument passed by value (a "variable" in zyx 0.17, the Rust library), as raw little-endian bits.
 struct Scalar {
     DType dtype = DType::f32;
     uint64_t bits = 0;

@@ -105,7 +105,24 @@ void kernel_main() {
 })", one_core())},
                    {cb(0, 3, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"producer", "(0,0)", "BRISC", "cb_reserve_back(cb 0, 2)"},
-                 {"at page 2", "crosses the end", "overrun"});
+                 {"at page 2", "crosses the end", "overrun", "only 1 pages remain", "must use the same page count",
+                  "divide the CB's size"});
+}
+
+TEST_F(Fixture, CbWaitOverrunAtTheEnd) {
+    // 3-page CB, pages pushed one by one, waits of 2: the second window starts at page 2.
+    auto e = fails({dm0("producer", R"(
+void kernel_main() {
+    for (int i = 0; i < 4; ++i) { cb_reserve_back(0, 1); cb_push_back(0, 1); }
+})", one_core()),
+                    dm1("consumer", R"(
+void kernel_main() {
+    for (int i = 0; i < 2; ++i) { cb_wait_front(0, 2); cb_pop_front(0, 2); }
+})", one_core())},
+                   {cb(0, 3, one_core())});
+    expect_check(e, ErrorStatus::KernelFault, {"consumer", "(0,0)", "NCRISC", "cb_wait_front(cb 0, 2)"},
+                 {"at page 2", "crosses the end", "only 1 pages remain", "available now", "Every cb_wait_front on one CB",
+                  "divide the CB's size"});
 }
 
 TEST_F(Fixture, NonCumulativeWaitThenBigPop) {
@@ -439,9 +456,10 @@ TEST_F(Fixture, MutableGlobalsAreRefused) {
 
 TEST_F(Fixture, CompileErrorsCarryTheCompilerMessage) {
     ProgramSpec s;
-    s.kernels = {dm0("broken", "void kernel_main() { this_does_not_exist(); }", one_core())};
+    s.kernels = {dm0("broken", "// line 1\nvoid kernel_main() {\n    this_does_not_exist();\n}", one_core())};
     auto e = catch_error([&] { dev.program_create(s); });
-    expect_host_check(e, ErrorStatus::KernelCompilation, "kernel 'broken'", {"this_does_not_exist"});
+    // The compiler's message names the kernel and its own line (#line), not the cache copy.
+    expect_host_check(e, ErrorStatus::KernelCompilation, "kernel 'broken'", {"this_does_not_exist", "broken:3:"});
     s.kernels = {dm0("ct", "void kernel_main() { (void)get_compile_time_arg_val(2); }", one_core(), {1, 2})};
     e = catch_error([&] { dev.program_create(s); });
     expect_host_check(e, ErrorStatus::KernelCompilation, "kernel 'ct'", {"compile-time arg index"});

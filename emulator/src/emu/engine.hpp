@@ -57,7 +57,7 @@ inline constexpr uint32_t kL1ArgsBase = 0x1000;        // kernel slot s: unique 
 inline constexpr uint32_t kL1CommonArgsOffset = 0x800; //   common args at + 0x800
 inline constexpr uint32_t kMaxRuntimeArgs = 341;       // unique + common, per kernel per core
 
-// One circular buffer of one core (metalium.md §2.2): free-running 16-bit counters, pointers
+// One circular buffer of one core (tt-metal docs, "Circular Buffers"): free-running 16-bit counters, pointers
 // that move only on push/pop and wrap only when they land exactly on the limit.
 struct CbState {
     bool configured = false;

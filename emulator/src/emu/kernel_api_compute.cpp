@@ -104,7 +104,7 @@ void sfpu_store(Fiber& f, float* t, Rounding r = Rounding::TowardZero) {
 
 }  // namespace
 
-// ---- DST state machine (metalium.md §3.2) -------------------------------------------------------
+// ---- DST state machine (tt-metal docs, "Compute Engines and Data Flow"; docs/numerics.md §1) ---
 // `what` names the call and the rule; the DST section it concerns is appended.
 [[noreturn]] ZYX_EMU_COLD void dst_fault(const char* what, uint32_t section) {
     kernel_fault(std::string(what) + " (DST section " + std::to_string(section) + ")");

@@ -85,10 +85,11 @@ inline void claim(Fiber& f, CbState& cb, int32_t id, bool producer, const char* 
     if (n <= 0 || uint32_t(n) > cb.num_pages)
         kernel_fault(cb_call("cb_reserve_back", id, n) + ": asks for more pages than the CB holds (" +
                      std::to_string(cb.num_pages) + "); this hangs forever on silicon");
-    kernel_fault(cb_call("cb_reserve_back", id, n) + ": the reservation at page " +
-                 std::to_string((cb.wr_ptr - cb.fifo_base) / cb.page_bytes) + " crosses the end of the " +
-                 std::to_string(cb.num_pages) +
-                 "-page CB (overrun); pushes within one cycle of the CB must add up to exactly its size");
+    const uint32_t at = uint32_t((cb.wr_ptr - cb.fifo_base) / cb.page_bytes);
+    kernel_fault(cb_call("cb_reserve_back", id, n) + ": the reservation at page " + std::to_string(at) + " crosses the end of the " +
+                 std::to_string(cb.num_pages) + "-page CB (overrun): only " + std::to_string(cb.num_pages - at) +
+                 " pages remain before its end. Every cb_reserve_back / cb_push_back on one CB must use the same page count, "
+                 "and that count must divide the CB's size (tt-metal docs, cb_reserve_back)");
 }
 
 void cb_reserve_back(int32_t id, int32_t n) {
@@ -138,9 +139,12 @@ void cb_push_back(int32_t id, int32_t n) {
     if (n <= 0 || uint32_t(n) > cb.num_pages)
         kernel_fault(cb_call("cb_wait_front", id, n) + ": waits for more pages than the CB holds (" +
                      std::to_string(cb.num_pages) + "); this hangs forever on silicon");
-    kernel_fault(cb_call("cb_wait_front", id, n) + ": the window at page " +
-                 std::to_string((cb.rd_ptr - cb.fifo_base) / cb.page_bytes) + " crosses the end of the " +
-                 std::to_string(cb.num_pages) + "-page CB (overrun)");
+    const uint32_t at = uint32_t((cb.rd_ptr - cb.fifo_base) / cb.page_bytes);
+    kernel_fault(cb_call("cb_wait_front", id, n) + ": the window at page " + std::to_string(at) + " crosses the end of the " +
+                 std::to_string(cb.num_pages) + "-page CB (overrun): only " + std::to_string(cb.num_pages - at) +
+                 " pages remain before its end, " + std::to_string(cb.available()) +
+                 " of them available now. Every cb_wait_front on one CB must use the same page count, and that count "
+                 "must divide the CB's size (tt-metal docs, cb_wait_front)");
 }
 
 void cb_wait_front(int32_t id, int32_t n) {

@@ -228,7 +228,13 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     o.flags.push_back("-DZYX_EMU_NUM_CT_ARGS=" + std::to_string(k.compile_args.size()));
     for (const auto& [name, value] : k.defines) o.flags.push_back("-D" + name + "=" + value);
 
-    std::string source = k.source + "\n#include \"zyx_emu/entry.inc\"\n" + kAssertHook;
+    // #line: compiler messages (and assert's line) name the kernel and its own lines, not the
+    // cache copy; what the emulator appends is named as such.
+    std::string file = k.name;
+    for (char& c : file)
+        if (c == '"' || c == '\\' || c == '\n') c = '_';
+    std::string source = "#line 1 \"" + file + "\"\n" + k.source + "\n#line 1 \"zyx-emu-entry\"\n#include \"zyx_emu/entry.inc\"\n" +
+                         kAssertHook;
     kb->so_path = jit::compile_shared(source, o).string();
 
     if (auto globals = mutable_globals(kb->so_path); !globals.empty()) {

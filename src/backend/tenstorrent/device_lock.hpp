@@ -4,7 +4,7 @@
 //   client   ${XDG_RUNTIME_DIR:-/tmp}/zyx-<uid>/tt-<target>-<device id>.lock, taken by the zyx
 //            client (TTDevice::open); it survives restarts of the client's runtime;
 //   runtime  …/tt-<target>-<device id>.runtime.lock, taken by zyx-tt-runtime at start, whoever
-//            started it (our client, the seed's, a test), so two runtimes never drive one device.
+//            started it (our client, zyx 0.17's Rust client, a test), so two runtimes never drive one device.
 // A directory may be given instead of the default. The holder writes its pid into the file, so a
 // second process gets Error(DeviceBusy) naming that pid; the kernel releases the lock when the
 // holder ends, however it ends. The descriptor is close-on-exec: children never hold it.

@@ -3,7 +3,7 @@
 //
 // One compiled kernel serves the three compute processors: the emulator runs the same function
 // on three fibers, and every call below does only the part of its own processor, decided at run
-// time (metalium.md §3.1):
+// time (emulator/README.md, "How a kernel is built and run"):
 //   cb_wait_front / cb_pop_front                 UNPACK
 //   cb_reserve_back / cb_push_back               PACK
 //   tile_regs_acquire / tile_regs_commit         MATH       (MATH waits for a free DST half)

@@ -39,7 +39,7 @@ inline uint32_t get_absolute_logical_y() { return ZYX_EMU.logical_y(); }
 inline uint32_t get_relative_logical_x() { return ZYX_EMU.logical_x(); }
 inline uint32_t get_relative_logical_y() { return ZYX_EMU.logical_y(); }
 
-// ---- circular buffers (only wait; pointers move on push/pop; see metalium.md §2.2) -----------
+// ---- circular buffers (only wait; pointers move on push/pop; tt-metal docs, "Circular Buffers")
 inline void cb_reserve_back(int32_t operand, int32_t num_pages) { ZYX_EMU.cb_reserve_back(operand, num_pages); }
 inline void cb_push_back(int32_t operand, int32_t num_pages) { ZYX_EMU.cb_push_back(operand, num_pages); }
 inline void cb_wait_front(int32_t operand, int32_t num_pages) { ZYX_EMU.cb_wait_front(operand, num_pages); }
@@ -81,7 +81,7 @@ inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_addres
     return get_noc_addr(d->dram_bank_x[bank_id], d->dram_bank_y[bank_id], bank_address_offset, noc);
 }
 
-// ---- address generators: page id → bank → address (metalium.md §2.4) ---------------------------
+// ---- address generators: page id → bank → address (emulator/README.md, "Memory and the NoC") ---
 namespace zyx_emu_detail {
 inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 inline uint64_t interleaved_page_addr(bool dram, uint32_t base, uint32_t page_id, uint32_t stride, uint32_t offset,
