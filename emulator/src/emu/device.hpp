@@ -138,6 +138,8 @@ inline constexpr uint32_t kTensorAccessorIsDram = 2;
 // - A race-free program (every two accesses by different processors to the same bytes, one of
 //   them a write, ordered by CB hand-over, semaphores or NoC barriers) gives identical results
 //   run to run, for every `threads` value and every seed, the default options included.
+//   Exception: when several cores would fault in one launch, the first fault ends it, and which
+//   core that is may vary with `threads` (not with a seed or with threads = 1).
 // - A seeded run reproduces exactly, racy or not: it runs on one worker thread whatever
 //   `threads` says, so the seed alone fixes the schedule. threads = 1 without a seed is one
 //   fixed schedule too.
