@@ -4,6 +4,8 @@
 // programs against these) share them.
 #pragma once
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -23,6 +25,14 @@ inline double best_of(int reps, const std::function<void()>& f) {
         best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     return best;
+}
+
+// CPU time of this process, in seconds (every thread): less moved by other load on the machine
+// than wall time.
+inline double process_cpu_seconds() {
+    timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
 // Timed repetitions: ZYX_BENCH_REPS, else `fallback`.
@@ -71,8 +81,9 @@ inline double example_matmul_seconds(uint32_t M, uint32_t K, uint32_t N) {
 }
 
 // Seconds of one launch of the example eltwise add program: bf16 c = a + b over n_tiles tiles
-// per operand, split over the whole grid (best of reps(), warm).
-inline double example_eltwise_add_seconds(uint32_t n_tiles) {
+// per operand, split over the whole grid (best of reps(), warm). `cpu`: when given, the process
+// CPU seconds per launch (mean over the timed launches).
+inline double example_eltwise_add_seconds(uint32_t n_tiles, double* cpu = nullptr) {
     using namespace example;
     const uint32_t tile = 2048;
     Device dev(preset("wormhole-n150"));
@@ -109,7 +120,10 @@ inline double example_eltwise_add_seconds(uint32_t n_tiles) {
         dev.wait();
     };
     launch();
-    return best_of(reps(), launch);
+    const double cpu0 = process_cpu_seconds();
+    const double best = best_of(reps(), launch);
+    if (cpu) *cpu = (process_cpu_seconds() - cpu0) / std::max(1, reps());
+    return best;
 }
 
 }  // namespace bench
