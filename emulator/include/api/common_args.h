@@ -6,9 +6,12 @@
 // Compile-time args come from -DKERNEL_COMPILE_TIME_ARGS=v0,v1,… and are constexpr.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "zyx_emu/kernel_abi.h"
+#include "hostdevcommon/common_values.hpp"
+#include "hostdevcommon/kernel_structs.h"
 
 #ifndef KERNEL_COMPILE_TIME_ARGS
 #define KERNEL_COMPILE_TIME_ARGS
@@ -26,7 +29,45 @@ constexpr uint32_t get_ct_arg() {
 }
 }  // namespace zyx_emu_detail
 
+// The compile-time args as a std::array (tt-metal api/compile_time_args.h):
+// kernel_compile_time_args[i], kernel_compile_time_args.size().
+inline constexpr std::array<uint32_t, ZYX_EMU_NUM_CT_ARGS> kernel_compile_time_args = {KERNEL_COMPILE_TIME_ARGS};
+
 #define get_compile_time_arg_val(arg_idx) (::zyx_emu_detail::get_ct_arg<(arg_idx)>())
+
+// Named compile-time args (tt-metal api/compile_time_args.h): get_named_compile_time_arg_val("n")
+// looks "n" up in KERNEL_COMPILE_TIME_ARG_MAP, which tt-metal's JIT defines as
+// {"name",value},{"name2",value2}… The emulator's KernelSpec has no field for them yet: a kernel
+// gets the map through KernelSpec::defines["KERNEL_COMPILE_TIME_ARG_MAP"]. A name not in the map
+// (or no map) is a compile error naming zyx_emu_named_compile_time_arg_not_found.
+namespace zyx_emu_detail {
+struct NamedCtArg {
+    const char* name;
+    uint32_t value;
+};
+#ifdef KERNEL_COMPILE_TIME_ARG_MAP
+inline constexpr NamedCtArg named_ct_args[] = {KERNEL_COMPILE_TIME_ARG_MAP};
+#else
+inline constexpr NamedCtArg named_ct_args[] = {{nullptr, 0}};
+#endif
+// Not constexpr: reaching it in a constant expression is the compile error for an unknown name.
+inline uint32_t zyx_emu_named_compile_time_arg_not_found() { return 0; }
+constexpr bool ct_name_eq(const char* a, const char* b) {
+    for (;; ++a, ++b) {
+        if (*a != *b) return false;
+        if (!*a) return true;
+    }
+}
+constexpr uint32_t named_ct_arg(const char* name) {
+    for (const NamedCtArg& a : named_ct_args)
+        if (a.name && ct_name_eq(a.name, name)) return a.value;
+    return zyx_emu_named_compile_time_arg_not_found();
+}
+template <uint32_t V>
+inline constexpr uint32_t ct_value = V;
+}  // namespace zyx_emu_detail
+
+#define get_named_compile_time_arg_val(name) (::zyx_emu_detail::ct_value<::zyx_emu_detail::named_ct_arg(name)>)
 
 inline uint32_t get_arg_addr(int arg_idx) { return ZYX_EMU.arg_addr(arg_idx); }
 inline uint32_t get_common_arg_addr(int arg_idx) { return ZYX_EMU.common_arg_addr(arg_idx); }
@@ -49,17 +90,3 @@ enum class DataFormat : uint8_t {
     Invalid = 0xff,
 };
 
-namespace tt {
-// CB ids (tt::CBIndex::c_0 … c_63) and the legacy names (tt::CB::c_in0 …).
-enum CBIndex : uint8_t {
-    c_0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15,
-    c_16, c_17, c_18, c_19, c_20, c_21, c_22, c_23, c_24, c_25, c_26, c_27, c_28, c_29, c_30, c_31,
-    c_32, c_33, c_34, c_35, c_36, c_37, c_38, c_39, c_40, c_41, c_42, c_43, c_44, c_45, c_46, c_47,
-    c_48, c_49, c_50, c_51, c_52, c_53, c_54, c_55, c_56, c_57, c_58, c_59, c_60, c_61, c_62, c_63,
-};
-enum CB : uint8_t {
-    c_in0 = 0, c_in1, c_in2, c_in3, c_in4, c_in5, c_in6, c_in7,
-    c_out0 = 16, c_out1, c_out2, c_out3, c_out4, c_out5, c_out6, c_out7,
-    c_intermed0 = 24, c_intermed1, c_intermed2, c_intermed3, c_intermed4, c_intermed5, c_intermed6, c_intermed7,
-};
-}  // namespace tt

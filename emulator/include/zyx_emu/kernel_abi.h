@@ -41,6 +41,34 @@
 #define ZYX_EMU_DPRINT_SETPRECISION 10
 #define ZYX_EMU_DPRINT_FIXED 11
 #define ZYX_EMU_DPRINT_DEFAULTFLOAT 12
+#define ZYX_EMU_DPRINT_BF16 13    // value = bfloat16 bits, printed as a float
+#define ZYX_EMU_DPRINT_OCT 14
+#define ZYX_EMU_DPRINT_BOOL 15    // format form only ("true" / "false")
+#define ZYX_EMU_DPRINT_FORMAT 16  // value = const zyx_emu_dprint_format*: a DEVICE_PRINT call
+#define ZYX_EMU_DPRINT_TILESLICE 17  // value = const zyx_emu_dprint_tile_slice*
+
+// DPRINT << TileSlice(…): elements [h0:h1:hs, w0:w1:ws] of tile `tile` of CB `cb`, counted from
+// the CB's read pointer (ptr 0), its write pointer (ptr 1) or the processor's own (ptr 2: UNPACK
+// reads, PACK writes). At most max_bytes of data are printed, as tt-metal's print buffer holds.
+struct zyx_emu_dprint_tile_slice {
+    uint32_t cb;
+    int32_t tile;
+    uint16_t h0, h1, hs, w0, w1, ws;
+    uint32_t max_bytes;
+    uint8_t ptr;
+    bool endl_rows, untilized;
+};
+
+// A DEVICE_PRINT call: an fmt-style format string and its arguments (kind = ZYX_EMU_DPRINT_*).
+struct zyx_emu_dprint_arg {
+    uint32_t kind;
+    uint64_t value;
+};
+struct zyx_emu_dprint_format {
+    const char* format;
+    uint32_t num_args;
+    const zyx_emu_dprint_arg* args;
+};
 
 // Device facts a kernel's address generators need, constant for a launch.
 struct zyx_emu_device_info {

@@ -212,7 +212,7 @@ struct Fiber {
     uint8_t noc = 0;
     // DPRINT line being built and its stream state.
     std::string dprint;
-    bool dprint_hex = false, dprint_fixed = false;
+    bool dprint_hex = false, dprint_oct = false, dprint_fixed = false;
     int dprint_width = 0, dprint_precision = -1;
     // Boost.Context: `ctx` is the suspended fiber (held by the scheduler), `sched` the suspended
     // scheduler (held by the fiber while it runs).
@@ -248,6 +248,7 @@ struct TraceEvent {
     uint8_t proc;
     double ts_us, dur_us;
     std::string name;
+    bool unfinished = false;  // a wait still open when the launch ended (deadlock or fault)
 };
 
 // The launch in flight.

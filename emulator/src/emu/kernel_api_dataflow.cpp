@@ -7,8 +7,11 @@
 #include <sstream>
 
 #include "core/log.hpp"
+#include "emu/dprint_format.hpp"
 #include "emu/kernel_api.hpp"
 #include "emu/program.hpp"
+#include "core/tenstorrent_names.hpp"
+#include "tile_math.hpp"
 
 namespace zyx::emu::api {
 namespace {
@@ -425,28 +428,137 @@ void header_fault(const char* what) {
     kernel_fault(w, w.rfind("Unsupported:", 0) == 0 ? ErrorStatus::Unsupported : ErrorStatus::KernelFault);
 }
 
-// ---- DPRINT -----------------------------------------------------------------------------------
+// ---- DPRINT ----------------------------------------------------------------------------------
+// Appends text to the fiber's current line and logs every line the text completes ("\n" ends a
+// line, as on tt-metal's print server; ENDL() prints "\n").
+void dprint_text(Fiber& f, const std::string& s) {
+    size_t from = 0;
+    for (size_t nl = s.find('\n'); nl != std::string::npos; nl = s.find('\n', from)) {
+        f.dprint.append(s, from, nl - from);
+        ZYX_LOG(emu) << "core (" << f.core->logical.x << "," << f.core->logical.y << ") " << proc_name(f.proc)
+                     << ": " << f.dprint;
+        f.dprint.clear();
+        from = nl + 1;
+    }
+    f.dprint.append(s, from, std::string::npos);
+}
+
+float bits_f32(uint64_t v) {
+    float x;
+    uint32_t b = uint32_t(v);
+    std::memcpy(&x, &b, 4);
+    return x;
+}
+float bf16_f32(uint64_t v) { return bits_f32(uint64_t(uint16_t(v)) << 16); }
+double bits_f64(uint64_t v) {
+    double x;
+    std::memcpy(&x, &v, 8);
+    return x;
+}
+
+// DPRINT << TileSlice(…): the text tt-metal's print server makes of it (its PrintTileSlice):
+// values separated by spaces, a newline after each row when endl_rows, and a note when the
+// slice holds more values than the print buffer takes (max_bytes).
+std::string tile_slice_text(Fiber& f, const zyx_emu_dprint_tile_slice& t) {
+    if (f.proc == Proc::Math) return "Warning: MATH core does not support TileSlice printing, omitting print...\n";
+    const CbState& cb = cb_checked(f, int32_t(t.cb), "TileSlice");
+    std::string cb_name = "cb " + std::to_string(t.cb);
+    uint32_t bytes = 0;
+    bool floats = true;
+    switch (cb.format) {
+        case DataFormat::Float16_b: bytes = 2; break;
+        case DataFormat::Float32: bytes = 4; break;
+        case DataFormat::Bfp8_b: bytes = 2; break;  // tt-metal sends exponent and mantissa
+        case DataFormat::Int32: case DataFormat::UInt32: bytes = 4, floats = false; break;
+        case DataFormat::UInt16: bytes = 2, floats = false; break;
+        case DataFormat::UInt8: bytes = 1, floats = false; break;
+        default:  // the formats tt-metal's TileSlice does not print either (Float16 …)
+            return "Tried printing " + cb_name + ": Unsupported data format (" +
+                   std::string(data_format_name(cb.format)) + ")\n";
+    }
+    // Which pointer: 0 read, 1 write, 2 the processor's own (UNPACK reads, PACK writes).
+    bool read = t.ptr == 0 || (t.ptr == 2 && f.proc != Proc::Pack);
+    uint64_t addr = uint64_t(read ? cb.rd_ptr : cb.wr_ptr) + int64_t(t.tile) * int64_t(cb.tile_bytes);
+    if (t.tile < 0 || addr < cb.fifo_base || addr + cb.tile_bytes > cb.fifo_limit)
+        return "Tried printing " + cb_name + ": BAD TILE POINTER (ptr=" + std::to_string(addr) + ", count=0)\n";
+    const uint8_t* l1 = reinterpret_cast<const uint8_t*>(uintptr_t(addr));
+    float tile[1024];
+    if (floats) tile::unpack_tile(cb.format, l1, tile);
+    // The L1 index of element (row, col) (tiles are stored face by face), and back.
+    auto l1_index = [](uint32_t row, uint32_t col) { return ((row / 16) * 2 + col / 16) * 256 + (row % 16) * 16 + col % 16; };
+    std::ostringstream os;
+    if (f.dprint_precision >= 0) os << std::setprecision(f.dprint_precision);
+    if (f.dprint_fixed) os << std::fixed;
+    if (f.dprint_hex) os << std::hex;
+    if (f.dprint_oct) os << std::oct;
+    const uint32_t max_count = t.max_bytes / bytes;
+    uint32_t count = 0;
+    const uint32_t hs = t.hs ? t.hs : 1, ws = t.ws ? t.ws : 1;
+    for (uint32_t h = t.h0; h < t.h1; h += hs) {
+        for (uint32_t w = t.w0; w < t.w1; w += ws) {
+            if (count == max_count) {
+                os << "<TileSlice data truncated due to exceeding max count (" << max_count << ")>\n";
+                return os.str();
+            }
+            uint32_t i = t.untilized ? l1_index(h, w) : w + h * 32;  // the element's place in L1
+            if (h >= 32 || w >= 32) i = 1024;
+            if (i >= 1024) {
+                os << "<TileSlice index beyond the tile>";
+            } else if (floats) {
+                uint32_t face = i / 256, row = (face / 2) * 16 + (i % 256) / 16, col = (face % 2) * 16 + i % 16;
+                os << tile[row * 32 + col];
+            } else {
+                switch (cb.format) {
+                    case DataFormat::Int32: { int32_t v; std::memcpy(&v, l1 + 4 * i, 4); os << v; break; }
+                    case DataFormat::UInt32: { uint32_t v; std::memcpy(&v, l1 + 4 * i, 4); os << v; break; }
+                    case DataFormat::UInt16: { uint16_t v; std::memcpy(&v, l1 + 2 * i, 2); os << unsigned(v); break; }
+                    default: os << unsigned(l1[i]); break;
+                }
+            }
+            if (w + ws < t.w1) os << ' ';
+            ++count;
+        }
+        if (t.endl_rows) os << '\n';
+    }
+    return os.str();
+}
+
+// Stream form: one item with the fiber's stream state (std::ostream semantics, as tt-metal's
+// print server formats it).
 void dprint(uint32_t kind, uint64_t v) {
     Fiber& f = cur();
+    if (kind == ZYX_EMU_DPRINT_FORMAT) {
+        std::string text;
+        try {
+            text = format_device_print(*reinterpret_cast<const zyx_emu_dprint_format*>(uintptr_t(v)));
+        } catch (const Error& e) {
+            kernel_fault(e.message(), e.status());
+        }
+        dprint_text(f, text);
+        return;
+    }
+    if (kind == ZYX_EMU_DPRINT_TILESLICE) {
+        dprint_text(f, tile_slice_text(f, *reinterpret_cast<const zyx_emu_dprint_tile_slice*>(uintptr_t(v))));
+        return;
+    }
     std::ostringstream os;
     if (f.dprint_width > 0) os << std::setw(f.dprint_width);
     if (f.dprint_precision >= 0) os << std::setprecision(f.dprint_precision);
     if (f.dprint_fixed) os << std::fixed;
     if (f.dprint_hex) os << std::hex;
+    if (f.dprint_oct) os << std::oct;
     switch (kind) {
         case ZYX_EMU_DPRINT_STR: os << reinterpret_cast<const char*>(uintptr_t(v)); break;
         case ZYX_EMU_DPRINT_I64: os << int64_t(v); break;
         case ZYX_EMU_DPRINT_U64: os << v; break;
-        case ZYX_EMU_DPRINT_F32: { float x; uint32_t b = uint32_t(v); std::memcpy(&x, &b, 4); os << x; break; }
-        case ZYX_EMU_DPRINT_F64: { double x; std::memcpy(&x, &v, 8); os << x; break; }
+        case ZYX_EMU_DPRINT_F32: os << bits_f32(v); break;
+        case ZYX_EMU_DPRINT_BF16: os << bf16_f32(v); break;
+        case ZYX_EMU_DPRINT_F64: os << bits_f64(v); break;
         case ZYX_EMU_DPRINT_CHAR: os << char(v); break;
-        case ZYX_EMU_DPRINT_ENDL:
-            ZYX_LOG(emu) << "core (" << f.core->logical.x << "," << f.core->logical.y << ") " << proc_name(f.proc)
-                         << ": " << f.dprint;
-            f.dprint.clear();
-            return;
-        case ZYX_EMU_DPRINT_HEX: f.dprint_hex = true; return;
-        case ZYX_EMU_DPRINT_DEC: f.dprint_hex = false; return;
+        case ZYX_EMU_DPRINT_ENDL: dprint_text(f, "\n"); return;
+        case ZYX_EMU_DPRINT_HEX: f.dprint_hex = true, f.dprint_oct = false; return;
+        case ZYX_EMU_DPRINT_OCT: f.dprint_oct = true, f.dprint_hex = false; return;
+        case ZYX_EMU_DPRINT_DEC: f.dprint_hex = f.dprint_oct = false; return;
         case ZYX_EMU_DPRINT_SETW: f.dprint_width = int(v); return;
         case ZYX_EMU_DPRINT_SETPRECISION: f.dprint_precision = int(v); return;
         case ZYX_EMU_DPRINT_FIXED: f.dprint_fixed = true; return;
@@ -454,7 +566,7 @@ void dprint(uint32_t kind, uint64_t v) {
         default: return;
     }
     f.dprint_width = 0;  // like std::setw, the width applies to one item
-    f.dprint += os.str();
+    dprint_text(f, os.str());
 }
 
 }  // namespace

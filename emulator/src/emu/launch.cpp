@@ -267,15 +267,22 @@ void block_on_wait(Fiber& f) {
     // so a missing read barrier is still caught).
     if (!f.txns.empty()) land_writes(f);
     double t = L.tracing ? trace_now_us() : 0;
-    do fiber_yield(f);
-    while (!wait_ready(f));
-    if (L.tracing) {
-        double now = trace_now_us();
-        Core& c = *f.core;
+    // The wait's trace span; a wait the launch's end (deadlock, a fault elsewhere) cut short is
+    // recorded too, marked unfinished: it is what a stuck program's trace is read for.
+    auto span = [&](bool unfinished) {
+        if (!L.tracing || !t_trace) return;
         std::string name = kWaitApi[f.wait.kind];
         if (f.wait.kind == Wait::CbReserve || f.wait.kind == Wait::CbWait) name += " cb " + std::to_string(f.wait.cb);
-        if (t_trace) t_trace->push_back({c.index, uint8_t(f.proc), t, now - t, name});
+        t_trace->push_back({f.core->index, uint8_t(f.proc), t, trace_now_us() - t, std::move(name), unfinished});
+    };
+    try {
+        do fiber_yield(f);
+        while (!wait_ready(f));
+    } catch (const KernelAbort&) {
+        span(true);
+        throw;
     }
+    span(false);
     f.wait.kind = Wait::None;
 }
 
@@ -652,8 +659,11 @@ void write_trace(Launch& L) {
     for (const auto& v : L.trace)
         for (const auto& e : v) {
             sep();
-            out << "{\"ph\":\"X\",\"name\":\"" << esc(e.name) << "\",\"pid\":" << e.core << ",\"tid\":" << int(e.proc)
-                << ",\"ts\":" << e.ts_us << ",\"dur\":" << e.dur_us << "}";
+            out << "{\"ph\":\"X\",\"name\":\"" << esc(e.name) << (e.unfinished ? " (unfinished)" : "")
+                << "\",\"pid\":" << e.core << ",\"tid\":" << int(e.proc) << ",\"ts\":" << e.ts_us
+                << ",\"dur\":" << e.dur_us;
+            if (e.unfinished) out << ",\"args\":{\"unfinished\":true}";
+            out << "}";
         }
     out << "\n]}\n";
 }
@@ -824,7 +834,7 @@ void core_setup(Core& c, const Program& p) {
         f.txns.clear();
         f.dram_seen[0] = f.dram_seen[1] = nullptr;
         f.dprint.clear();
-        f.dprint_hex = f.dprint_fixed = false;
+        f.dprint_hex = f.dprint_oct = f.dprint_fixed = false;
         f.dprint_width = 0;
         f.dprint_precision = -1;
         f.noc = f.kernel ? f.kernel->noc : 0;

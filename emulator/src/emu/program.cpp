@@ -14,6 +14,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -27,9 +28,41 @@ namespace {
 
 std::string range_str(const CoreRange& r) { return coord_str(r.start) + "-" + coord_str(r.end); }
 
+// Where kernels find the kernel API headers, decided once per process, first match wins:
+//   a. $ZYX_EMU_INCLUDE_DIR;
+//   b. <dir of the running executable>/ZYX_EMU_INSTALLED_INCLUDE_REL: the installed layout,
+//      <prefix>/libexec/zyx/zyx-tt-runtime beside <prefix>/share/zyx/emulator/include;
+//   c. <dir of the running executable>/emulator/include: a runtime bundled with a copy of the
+//      headers (the Python package);
+//   d. the source tree this library was built from (ZYX_EMU_INCLUDE_DIR at build time).
+// b and c count only when the directory holds zyx_emu/kernel_abi.h.
 std::string include_dir() {
-    if (const char* d = std::getenv("ZYX_EMU_INCLUDE_DIR"); d && *d) return d;
-    return ZYX_EMU_INCLUDE_DIR;
+    static const std::string dir = [] {
+        std::string rule = "ZYX_EMU_INCLUDE_DIR";
+        std::string found;
+        if (const char* d = std::getenv("ZYX_EMU_INCLUDE_DIR"); d && *d) found = d;
+        std::error_code ec;
+        fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+        if (found.empty() && !ec && !exe_dir.empty()) {
+            const std::pair<fs::path, const char*> places[] = {
+                {exe_dir / ZYX_EMU_INSTALLED_INCLUDE_REL, "installed layout"},
+                {exe_dir / "emulator" / "include", "bundled beside the executable"}};
+            for (const auto& [p, name] : places) {
+                if (fs::is_regular_file(p / "zyx_emu" / "kernel_abi.h", ec)) {
+                    found = p.lexically_normal().string();
+                    rule = name;
+                    break;
+                }
+            }
+        }
+        if (found.empty()) {
+            found = ZYX_EMU_INCLUDE_DIR;
+            rule = "source tree";
+        }
+        ZYX_LOG(emu) << "kernel API headers: " << found << " (" << rule << ")";
+        return found;
+    }();
+    return dir;
 }
 
 // Hash of every kernel API header: part of each kernel's cache key, so editing a header rebuilds
@@ -229,12 +262,13 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     for (const auto& [name, value] : k.defines) o.flags.push_back("-D" + name + "=" + value);
 
     // #line: compiler messages (and assert's line) name the kernel and its own lines, not the
-    // cache copy; what the emulator appends is named as such.
+    // cache copy; what the emulator appends is named as such. ZYX_EMU_KERNEL_FILE tells ASSERT
+    // (api/debug/assert.h) which __FILE__ is the kernel itself.
     std::string file = k.name;
     for (char& c : file)
         if (c == '"' || c == '\\' || c == '\n') c = '_';
-    std::string source = "#line 1 \"" + file + "\"\n" + k.source + "\n#line 1 \"zyx-emu-entry\"\n#include \"zyx_emu/entry.inc\"\n" +
-                         kAssertHook;
+    std::string source = "#define ZYX_EMU_KERNEL_FILE \"" + file + "\"\n#line 1 \"" + file + "\"\n" + k.source +
+                         "\n#line 1 \"zyx-emu-entry\"\n#include \"zyx_emu/entry.inc\"\n" + kAssertHook;
     kb->so_path = jit::compile_shared(source, o).string();
 
     if (auto globals = mutable_globals(kb->so_path); !globals.empty()) {

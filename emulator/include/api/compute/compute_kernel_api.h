@@ -111,6 +111,13 @@ ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cb
     (void)old_cbid;
     copy_tile_to_dst_init_short(new_cbid, transpose);
 }
+// The paired init of copy_tile (tt-metal api/compute/tile_move_copy.h; call_line is tt-metal's
+// bookkeeping and unused here).
+ALWI void copy_init(uint32_t cbid, uint32_t transpose = 0, uint32_t transpose_within_16x16_face = 0,
+                    uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
+    copy_tile_to_dst_init_short(cbid, transpose, transpose_within_16x16_face != 0);
+}
 // Unpacks tile in_tile_index (counted from the CB front) into DST[dst_tile_index].
 ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
     zyx_emu_c::fpu(ZYX_EMU_FPU_COPY, in_cb_id, in_cb_id, in_tile_index, in_tile_index, dst_tile_index, 0);
@@ -136,6 +143,24 @@ ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false)
 ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) { binary_tiles_init<ELWSUB>(icb0, icb1, acc_to_dest); }
 ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1) { binary_tiles_init<ELWMUL>(icb0, icb1, false); }
 ALWI void add_tiles_init_nof() {}
+// The paired inits (tt-metal api/compute/eltwise_binary.h), beside the *_tiles_init names above.
+// mul_init's acc_to_dest defaults to true in tt-metal and is unused on Wormhole / Blackhole:
+// ignored here.
+template <bool full_init, EltwiseBinaryType op>
+ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
+    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, -1, zyx_emu_c::elt_op(op), acc_to_dest);
+}
+ALWI void add_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+    binary_tiles_init<true, ELWADD>(icb0, icb1, acc_to_dest, call_line);
+}
+ALWI void sub_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+    binary_tiles_init<true, ELWSUB>(icb0, icb1, acc_to_dest, call_line);
+}
+ALWI void mul_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = true, uint32_t call_line = __builtin_LINE()) {
+    (void)acc_to_dest;
+    binary_tiles_init<true, ELWMUL>(icb0, icb1, false, call_line);
+}
 ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, 0);
 }
@@ -196,8 +221,26 @@ ZYX_EMU_BCAST(mul_tiles_bcast_cols, ELWMUL, COL)
 ZYX_EMU_BCAST(mul_tiles_bcast_scalar, ELWMUL, SCALAR)
 #undef ZYX_EMU_BCAST_ROWS
 #undef ZYX_EMU_BCAST
+// The paired broadcast inits (tt-metal api/compute/bcast.h): bcast_init<op, dim>(icb0, icb1) and
+// the {add,sub,mul}_bcast_{rows,cols,scalar}_init names, beside the older *_init_short ones.
+template <EltwiseBinaryType op, BroadcastType bc>
+ALWI void bcast_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
+    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, -1, zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
+}
 #define ZYX_EMU_BCAST_INIT(init_name, OP, BC)                                                                \
-    ALWI void init_name(uint32_t icb0, uint32_t icb1) { init_bcast<OP, BroadcastType::BC>(icb0, icb1); }
+    ALWI void init_name(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {                \
+        bcast_init<OP, BroadcastType::BC>(icb0, icb1, call_line);                                             \
+    }
+ZYX_EMU_BCAST_INIT(add_bcast_rows_init, ELWADD, ROW)
+ZYX_EMU_BCAST_INIT(add_bcast_cols_init, ELWADD, COL)
+ZYX_EMU_BCAST_INIT(add_bcast_scalar_init, ELWADD, SCALAR)
+ZYX_EMU_BCAST_INIT(sub_bcast_rows_init, ELWSUB, ROW)
+ZYX_EMU_BCAST_INIT(sub_bcast_cols_init, ELWSUB, COL)
+ZYX_EMU_BCAST_INIT(sub_bcast_scalar_init, ELWSUB, SCALAR)
+ZYX_EMU_BCAST_INIT(mul_bcast_rows_init, ELWMUL, ROW)
+ZYX_EMU_BCAST_INIT(mul_bcast_cols_init, ELWMUL, COL)
+ZYX_EMU_BCAST_INIT(mul_bcast_scalar_init, ELWMUL, SCALAR)
 ZYX_EMU_BCAST_INIT(add_bcast_rows_init_short, ELWADD, ROW)
 ZYX_EMU_BCAST_INIT(add_bcast_cols_init_short, ELWADD, COL)
 ZYX_EMU_BCAST_INIT(add_bcast_scalar_init_short, ELWADD, SCALAR)
@@ -216,7 +259,9 @@ ALWI void mm_init(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t out_c
 ALWI void mm_init_short(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t transpose = 0) {
     zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, -1, transpose);
 }
-ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0) {
+// The paired init of matmul_tiles (tt-metal api/compute/matmul.h; call_line unused here).
+ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0, uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
     mm_init_short(in0_cb_id, in1_cb_id, transpose);
 }
 ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
@@ -227,6 +272,13 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
 ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
                        uint32_t idst, uint32_t transpose) {
     zyx_emu_c::fpu(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose ? 1 : 0);
+}
+
+// matmul_tile: the name of matmul_tiles in some tt-metal versions of api/compute/matmul.h,
+// (in0, in1, in0_tile, in1_tile, idst, transpose = 0).
+ALWI void matmul_tile(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                      uint32_t idst, uint32_t transpose = 0) {
+    matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose);
 }
 
 // ---- reduce (reduce.h): accumulates into DST; scaler tile row 0 of each face holds the scale ---

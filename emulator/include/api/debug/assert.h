@@ -22,6 +22,12 @@ inline char* assert_append(char* p, char* end, const char* s) {
     while (*s && p < end) *p++ = *s++;
     return p;
 }
+// The kernel's own file name as __FILE__ spells it there: the emulator compiles each kernel
+// under `#line 1 "<kernel name>"` and defines this to the same name (emu/program.cpp).
+#ifndef ZYX_EMU_KERNEL_FILE
+#define ZYX_EMU_KERNEL_FILE __BASE_FILE__
+#endif
+
 // Builds "ASSERT(cond) failed at line N[ of file][: message]" and reports it (never returns:
 // the emulator abandons the kernel). `file` is left out when it is the kernel source itself.
 [[noreturn]] __attribute__((noinline, cold)) inline void assert_failed(const char* condition, const char* file,
@@ -56,6 +62,6 @@ inline char* assert_append(char* p, char* end, const char* s) {
 #define ASSERT(condition, ...)                                                                          \
     do {                                                                                                \
         if (!(condition)) [[unlikely]]                                                                  \
-            ::zyx_emu_detail::assert_failed(#condition, __FILE__, __BASE_FILE__, __LINE__               \
+            ::zyx_emu_detail::assert_failed(#condition, __FILE__, ZYX_EMU_KERNEL_FILE, __LINE__               \
                                                 __VA_OPT__(, ::zyx_emu_detail::assert_note(__VA_ARGS__))); \
     } while (0)
