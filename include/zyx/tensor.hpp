@@ -99,6 +99,7 @@
 // ---- Linking -------------------------------------------------------------------------------------------
 //
 // CMake target `zyx` (defined in src/api/CMakeLists.txt): target_link_libraries(app PRIVATE zyx).
+// Installed (docs/install.md): find_package(zyx CONFIG) and zyx::zyx, or `pkg-config zyx`.
 #pragma once
 
 #include <cstdint>
