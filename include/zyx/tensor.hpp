@@ -182,14 +182,22 @@ struct Range {
     Range() = default;
     Range(int64_t b, int64_t e = kEnd, int64_t s = 1) : begin(b), end(e), step(s) {}
 };
+// A tensor entry (an integer tensor of positions or a bool mask) makes the indexing "advanced"
+// (numpy's word): see Tensor::index.
+class Tensor;
 struct Index {
     bool is_range = false;
+    bool is_tensor = false;
     int64_t position = 0;
     Range range;
+    std::shared_ptr<graph::Node> tensor;  // the tensor of a tensor entry
     Index(int64_t pos) : position(pos) {}  // NOLINT: implicit by design
     Index(int pos) : position(pos) {}      // NOLINT
     Index(Range r) : is_range(true), range(r) {}  // NOLINT
+    Index(const Tensor& t);                // NOLINT
 };
+
+struct ValuesIndices;  // (values, indices) of max_with_indices, sort, topk, median: defined below
 
 class Tensor {
 public:
@@ -201,6 +209,7 @@ public:
     const Shape& shape() const;
     size_t dim() const;                // number of axes (0 for a scalar tensor)
     int64_t size(int axis) const;      // length of one axis (negative counts from the end)
+    const Shape& size() const;         // the shape (PyTorch's size() without an axis)
     int64_t numel() const;             // product of the shape (1 for a 0-d tensor)
     DType dtype() const;
     Device device() const;
@@ -254,8 +263,14 @@ public:
     // The same values in a buffer of their own (a fusion boundary). A realized tensor is returned
     // as it is.
     Tensor contiguous() const;
+    // A copy with a buffer of its own, also of a realized tensor (the gradient flows through).
+    Tensor clone() const;
+    // cast(other.dtype()).
+    Tensor type_as(const Tensor& other) const;
     // The same values on another device (moved through the pools; nothing if already there).
     Tensor to(Device device) const;
+    // PyTorch's to(dtype): the same as cast(dtype).
+    Tensor to(DType dtype) const;
     // Value conversion (float → int truncates and saturates, NaN → 0; anything → bool is != 0).
     Tensor cast(DType dtype) const;
     // Same bits viewed as another dtype of the same size (not bool).
@@ -300,6 +315,12 @@ public:
     Tensor clamp(Scalar min, Scalar max) const;
     Tensor clamp_min(Scalar min) const;
     Tensor clamp_max(Scalar max) const;
+    // Bounds given as tensors (broadcasting; an undefined one is no bound; dtypes promote as in
+    // where). x below min gives min, then above max gives max (so min > max gives max, as
+    // PyTorch); at a bound the gradient goes to x; a NaN in x or in a float bound gives NaN.
+    Tensor clamp(const Tensor& min, const Tensor& max) const;
+    Tensor clamp_min(const Tensor& min) const;
+    Tensor clamp_max(const Tensor& max) const;
     // More elementwise math, as PyTorch 1.13 defines it. Float-only ones compute integer and bool
     // inputs in f32 (16-bit floats in f32, rounded once).
     Tensor isfinite() const;           // bool: neither NaN nor ±inf (integers and bool: all true)
@@ -357,6 +378,12 @@ public:
     Tensor minimum(Scalar y) const;
     Tensor fmod(Scalar y) const;
     Tensor remainder(Scalar y) const;
+    // Python's `//` (PyTorch's floor_divide, rounding toward -inf): integers give floor(x / y)
+    // exactly, x // 0 = 0 (as `/` and `%` here: defined, never a trap); floats as PyTorch's
+    // div(rounding_mode="floor") (x // 0 is ±inf or NaN). Dtypes promote as `+`; bool is refused.
+    // Piecewise constant: the result records no gradient (as comparisons).
+    Tensor floor_divide(const Tensor& y) const;
+    Tensor floor_divide(Scalar y) const;
     Tensor eq(Scalar y) const;
     Tensor ne(Scalar y) const;
     Tensor lt(Scalar y) const;
@@ -394,6 +421,56 @@ public:
     Tensor softmax(int axis) const;
     Tensor log_softmax(int axis) const;
     Tensor logsumexp(Axes axes, bool keepdim = false) const;
+    // ---- more reductions, scans and orderings (src/api/scan.cpp; PyTorch's names and defaults) ----
+    // Whether every / some element is nonzero (NaN counts as nonzero), bool; empty: all is
+    // true, any is false.
+    Tensor all() const;
+    Tensor all(Axes axes, bool keepdim = false) const;
+    Tensor any() const;
+    Tensor any(Axes axes, bool keepdim = false) const;
+    // PyTorch's amax / amin: the same as max(axes) / min(axes) (NaN propagates; tied elements
+    // share the gradient evenly).
+    Tensor amax() const;
+    Tensor amax(Axes axes, bool keepdim = false) const;
+    Tensor amin() const;
+    Tensor amin(Axes axes, bool keepdim = false) const;
+    // Number of nonzero elements (NaN counts), i32 like sum of bool (PyTorch: i64).
+    Tensor count_nonzero() const;
+    Tensor count_nonzero(Axes axes) const;
+    // PyTorch's max(dim, keepdim) / min(dim, keepdim): the extreme values along one axis and the
+    // index of the first one (a NaN wins, as argmax), i32 like argmax. The gradient of values goes
+    // to that index only (as PyTorch; amax shares it among ties). Named apart from max(Axes).
+    ValuesIndices max_with_indices(int axis, bool keepdim = false) const;
+    ValuesIndices min_with_indices(int axis, bool keepdim = false) const;
+    // Running sum / product along an axis (0-d: axis 0 or -1). Result dtype as sum / prod (bool
+    // and 8/16-bit integers give i32, PyTorch: i64); 16-bit floats accumulate in f32. Lazy: log2(n)
+    // shifted adds / multiplies (pad + crop), exact for integers, differentiable.
+    Tensor cumsum(int axis) const;
+    Tensor cumprod(int axis) const;
+    // Vector norm over all elements or over `axes` (PyTorch's torch.norm / linalg.vector_norm):
+    // p = 2 (default) sqrt(Σx²), 1 Σ|x|, INFINITY max|x|, -INFINITY min|x|, 0 the count of
+    // nonzeros, any other p (Σ|x|^p)^(1/p); "fro" is p = 2 ("nuc" is Unsupported). Float-only
+    // (integers compute in f32). Gradient of the 2-norm at 0 is 0 (as PyTorch).
+    Tensor norm(double p = 2) const;
+    Tensor norm(double p, Axes axes, bool keepdim = false) const;
+    Tensor norm(const std::string& p) const;
+    Tensor norm(const std::string& p, Axes axes, bool keepdim = false) const;
+    // Orderings. These REALIZE their input (the order depends on the data): the permutation is
+    // computed on the host by a stable sort (NaN is larger than every number, as PyTorch; equal
+    // elements keep their order, also when descending) and uploaded to the input's device as
+    // i32 indices. Values: when the input requires a gradient, a lazy one-hot selection from
+    // the input on its device (differentiable, O(n²) work along the axis); otherwise the sorted
+    // values themselves are uploaded. 0-d tensors take axis 0 or -1.
+    ValuesIndices sort(int axis = -1, bool descending = false) const;
+    Tensor argsort(int axis = -1, bool descending = false) const;
+    // The k largest (smallest when largest = false) along an axis, in order (sorted = false
+    // gives them sorted too); k in [0, size].
+    ValuesIndices topk(int64_t k, int axis = -1, bool largest = true, bool sorted = true) const;
+    // PyTorch's lower median (the element at position (n − 1) / 2 of the ascending order); a
+    // row holding NaN gives NaN (its first NaN's index). Without an axis: of all elements, values
+    // only (NaN for an empty float tensor).
+    Tensor median() const;
+    ValuesIndices median(int axis, bool keepdim = false) const;
 
     // ---- movement (views: free until something must be contiguous) -------------------------------
     // One size may be -1 (inferred).
@@ -404,13 +481,20 @@ public:
     Tensor transpose(int axis0 = -2, int axis1 = -1) const;
     // Size-1 axes stretch to the new size; new axes may be added at the front; -1 keeps a size.
     Tensor expand(const Shape& shape) const;
+    Tensor expand_as(const Tensor& other) const;   // expand(other.shape())
+    // PyTorch's view: reshape (every tensor here is a view until realized, so any shape of the
+    // same element count is accepted, where PyTorch may refuse non-contiguous strides).
+    Tensor view(const Shape& shape) const;
+    // Transpose of a matrix; 0-d and 1-d tensors come back unchanged; rank > 2 is an error.
+    Tensor t() const;
     // pairs {before, after} per axis, starting at axis 0 (fewer pairs than axes: the rest are
     // not padded). Negative amounts crop. Padding reads `value`.
     Tensor pad(const std::vector<std::pair<int64_t, int64_t>>& before_after, double value = 0) const;
     // Elements [begin, end) with a step along one axis. Negative positions count from the end;
     // positions outside [-size, size] or a step < 1 throw InvalidArgument.
     Tensor slice(int axis, int64_t begin, int64_t end = Range::kEnd, int64_t step = 1) const;
-    // numpy-style indexing from axis 0: x.index({1, Range(0, 4, 2)}) is x[1, 0:4:2].
+    // numpy-style indexing from axis 0: x.index({1, Range(0, 4, 2)}) is x[1, 0:4:2]. Tensor entries
+    // (advanced indexing, x[i0, i1, …] in numpy) are described at "indexing with tensors" below.
     Tensor index(const std::vector<Index>& indices) const;
     // x[i]: position i along axis 0, dropping it.
     Tensor operator[](int64_t i) const;
@@ -424,6 +508,109 @@ public:
     std::vector<Tensor> split(int64_t size, int axis = 0) const;
     std::vector<Tensor> split(const std::vector<int64_t>& sizes, int axis = 0) const;
     std::vector<Tensor> chunk(int64_t chunks, int axis = 0) const;
+
+    // ---- in-place ops and assignment (src/api/indexing.cpp) ----------------------------------------
+    // The lazy rule: an in-place op rebinds *this handle to a new node computing the new value
+    // (`x += y` is `x = (x + y).cast(x.dtype())`); nothing is written into a buffer, and every other
+    // handle to the old value (copies of x made before, views such as x.slice(…)) keeps the old
+    // value. Unlike PyTorch, a view does not alias its base: `x.slice(0, 0, 2).zero_()` changes
+    // only that view's handle; write through the base with index_put_ instead.
+    // As PyTorch: the result keeps x's shape, dtype and device. The other operand broadcasts to
+    // x's shape (not the reverse: InvalidArgument naming both shapes), and the result dtype of the
+    // out-of-place op must cast to x's dtype under PyTorch's rule (no floating → integer or bool,
+    // no integer → bool): `i32 += 0.5` throws "add_: result type f32 can't be cast to the desired
+    // output type i32".
+    // Autograd: on a leaf that requires grad an in-place op throws ("a leaf tensor that requires
+    // grad is being used in an in-place operation") unless gradients are off (NoGradGuard, as
+    // optimisers do); then the new value is realized and assign()ed to the leaf, so every handle of
+    // the parameter sees it and it stays a leaf that requires grad. On any other tensor the new node
+    // records its gradient as the out-of-place op would.
+    Tensor& operator+=(const Tensor& y);
+    Tensor& operator-=(const Tensor& y);
+    Tensor& operator*=(const Tensor& y);
+    Tensor& operator/=(const Tensor& y);
+    Tensor& operator+=(Scalar y);
+    Tensor& operator-=(Scalar y);
+    Tensor& operator*=(Scalar y);
+    Tensor& operator/=(Scalar y);
+    Tensor& add_(const Tensor& y, Scalar alpha = 1);  // x += alpha · y
+    Tensor& add_(Scalar y, Scalar alpha = 1);
+    Tensor& sub_(const Tensor& y, Scalar alpha = 1);  // x -= alpha · y
+    Tensor& sub_(Scalar y, Scalar alpha = 1);
+    Tensor& mul_(const Tensor& y);
+    Tensor& mul_(Scalar y);
+    Tensor& div_(const Tensor& y);                    // true division: an integer x throws
+    Tensor& div_(Scalar y);
+    // value where the bool `mask` is true, x elsewhere (lazy: a where). mask broadcasts with x (for
+    // masked_fill_ only to x's shape); the value is converted to x's dtype by the cast rules (a
+    // tensor value must be 0-d, as PyTorch).
+    Tensor masked_fill(const Tensor& mask, Scalar value) const;
+    Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+    Tensor& masked_fill_(const Tensor& mask, Scalar value);
+    Tensor& masked_fill_(const Tensor& mask, const Tensor& value);
+    // src broadcast to x's shape, converted to x's dtype (any cast) and moved to x's device.
+    Tensor& copy_(const Tensor& src);
+    Tensor& fill_(Scalar value);
+    Tensor& fill_(const Tensor& value);  // a 0-d tensor
+    Tensor& zero_();
+    // Assignment through indexing, PyTorch's index_put / index_put_ (libtorch's spelling:
+    // x.index_put_({Range(0, 2), 1}, v) is numpy's x[0:2, 1] = v). `indices` are those of
+    // x.index(indices), including tensor entries; values broadcast to the shape x.index(indices)
+    // has, and every other element keeps x's value. accumulate adds the values instead (with
+    // integer tensors, a position named several times gets all its values added); without it a
+    // position named several times receives the sum of its values (PyTorch leaves that case
+    // undefined). A position out of range in an integer tensor writes nowhere (PyTorch raises;
+    // checking would need a read of the indices). Lazy: ranges and integers are pads and a where
+    // (views, fused with the consumer); integer tensors are a one-hot comparison with an arange
+    // reduced over the index (O(numel(x) · index count) work); a bool mask realizes the mask.
+    Tensor index_put(const std::vector<Index>& indices, const Tensor& values, bool accumulate = false) const;
+    Tensor& index_put_(const std::vector<Index>& indices, const Tensor& values, bool accumulate = false);
+    Tensor& index_put_(const std::vector<Index>& indices, Scalar value);
+
+    // ---- indexing with tensors (src/api/indexing.cpp) ------------------------------------------------
+    // Index tensors have an integer dtype (i32 and i64 as PyTorch's Long; any integer dtype is
+    // taken). Positions are data: dtypes, ranks and shapes are checked when the op is built; a
+    // position out of range is not checked (that would need a read) and has a defined result:
+    // gather, index_select, take_along_dim and embedding read 0 there, scatter and scatter_add
+    // write nowhere. These four do not take negative positions (as PyTorch, where they raise):
+    // a negative position is out of range. All are lazy composites — a comparison of the index with
+    // an arange along the indexed axis, a where and a sum — so they fuse, run on tt:0 and have
+    // gradients (with respect to x and src; none with respect to the indices). The sum loses the
+    // sign of a selected -0.0 (it reads +0.0); NaN and ±inf are carried.
+    // out[i][j][k] = x[index[i][j][k]][j][k] (dim 0; likewise for the others). index has x's rank
+    // and index.size(d) <= x.size(d) for d != dim; the result has index's shape and x's dtype.
+    Tensor gather(int dim, const Tensor& index) const;
+    // A copy of x with out[index[i][j][k]][j][k] = src[i][j][k] (dim 0): index has x's rank,
+    // index.size(d) <= src.size(d) for every d and <= x.size(d) for d != dim; src is cast to x's
+    // dtype. A position named several times receives the sum of its values (PyTorch: undefined).
+    Tensor scatter(int dim, const Tensor& index, const Tensor& src) const;
+    Tensor scatter(int dim, const Tensor& index, Scalar value) const;
+    // The same, adding into x (duplicates add up).
+    Tensor scatter_add(int dim, const Tensor& index, const Tensor& src) const;
+    Tensor& scatter_(int dim, const Tensor& index, const Tensor& src);
+    Tensor& scatter_(int dim, const Tensor& index, Scalar value);
+    Tensor& scatter_add_(int dim, const Tensor& index, const Tensor& src);
+    // Positions `index` (1-D or 0-d) along `dim`: the result has x's shape with size(dim) =
+    // index.numel() (a 0-d x takes dim 0 or -1 and gives shape [index.numel()]).
+    Tensor index_select(int dim, const Tensor& index) const;
+    // gather with x and indices broadcast on every axis but dim (both of the same rank); without
+    // dim, over the flattened x with flattened indices (a 1-D result).
+    Tensor take_along_dim(const Tensor& indices, std::optional<int> dim = std::nullopt) const;
+    // Advanced indexing, x.index({…}) (declared with the movement ops) and x.index_put(…) with
+    // tensor entries (numpy's x[i0, i1, …]; a one-hot selection as above): integer tensors
+    // broadcast together to a shape B; they must be consecutive entries, mixed only with Ranges
+    // (not integers: Unsupported), and B takes the place of the axes they index (numpy's rule for
+    // one block). Negative positions count from the end; a position outside [-size, size) reads 0.
+    // A bool tensor (the only tensor entry) stands for the integer positions where it is true, in
+    // row-major order, over as many axes as it has (its shape must match them): x.index({mask}) is
+    // x[mask]. That result's shape depends on data, so a bool entry REALIZES THE MASK (the
+    // selection itself stays lazy).
+    // The positions of non-zero elements (NaN counts as non-zero), one row per element in
+    // row-major order: [count, dim()] i32 (PyTorch: i64). REALIZES x.
+    Tensor nonzero() const;
+    // The elements of x where the bool mask is true, x and mask broadcast together, row-major, as
+    // a 1-D tensor. REALIZES THE MASK (x stays lazy).
+    Tensor masked_select(const Tensor& mask) const;
 
     // ---- linear algebra and networks ---------------------------------------------------------------
     // numpy matmul: 1-D·1-D is a dot product, 2-D and higher are batched matrix products with
@@ -482,6 +669,12 @@ private:
     bool was_enabled_;
 };
 
+// PyTorch's (values, indices) pair: `auto [v, i] = x.sort();`. indices are i32 (as argmax).
+struct ValuesIndices {
+    Tensor values;
+    Tensor indices;
+};
+
 // ---- operators (PyTorch's meaning: comparisons give bool tensors) ---------------------------------
 Tensor operator+(const Tensor& x, const Tensor& y);
 Tensor operator-(const Tensor& x, const Tensor& y);
@@ -515,6 +708,28 @@ Tensor operator-(Scalar x, const Tensor& y);
 Tensor operator*(Scalar x, const Tensor& y);
 Tensor operator/(Scalar x, const Tensor& y);
 Tensor operator%(Scalar x, const Tensor& y);         // remainder: 7 % x
+// A number on either side of every other operator (1 < x is x > 1; 2 << x shifts 2): the number
+// is a 0-d tensor of the dtype the tensor-with-number rules give.
+Tensor operator==(Scalar x, const Tensor& y);
+Tensor operator!=(Scalar x, const Tensor& y);
+Tensor operator<(Scalar x, const Tensor& y);
+Tensor operator<=(Scalar x, const Tensor& y);
+Tensor operator>(Scalar x, const Tensor& y);
+Tensor operator>=(Scalar x, const Tensor& y);
+Tensor operator&(const Tensor& x, Scalar y);
+Tensor operator|(const Tensor& x, Scalar y);
+Tensor operator^(const Tensor& x, Scalar y);
+Tensor operator<<(const Tensor& x, Scalar y);
+Tensor operator>>(const Tensor& x, Scalar y);
+Tensor operator&(Scalar x, const Tensor& y);
+Tensor operator|(Scalar x, const Tensor& y);
+Tensor operator^(Scalar x, const Tensor& y);
+Tensor operator<<(Scalar x, const Tensor& y);
+Tensor operator>>(Scalar x, const Tensor& y);
+// C++ has no `//`: floor_divide is Python's x // y (see Tensor::floor_divide), numbers on either side.
+Tensor floor_divide(const Tensor& x, const Tensor& y);
+Tensor floor_divide(const Tensor& x, Scalar y);
+Tensor floor_divide(Scalar x, const Tensor& y);
 Tensor operator-(const Tensor& x);  // neg
 Tensor operator~(const Tensor& x);  // bitwise_not
 Tensor operator!(const Tensor& x);  // logical_not
@@ -565,6 +780,9 @@ Tensor arange(Scalar start, Scalar end, Scalar step, DType dtype, Device device 
 Tensor linspace(double start, double end, int64_t steps, DType dtype = DType::f32, Device device = Device::host());
 // Identity matrix n×m (m = n when omitted or -1).
 Tensor eye(int64_t n, int64_t m = -1, DType dtype = DType::f32, Device device = Device::host());
+// PyTorch's empty: a tensor whose values are unspecified; here they are zeros.
+Tensor empty(const Shape& shape, DType dtype = DType::f32, Device device = Device::host());
+Tensor empty_like(const Tensor& x);
 
 // ---- random numbers ---------------------------------------------------------------------------------
 // A seedable generator (xoshiro256**, seeded through splitmix64). Values are drawn on the host in
@@ -595,6 +813,23 @@ Tensor uniform(const Shape& shape, double low, double high, DType dtype = DType:
 // Integers uniform in [low, high).
 Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype = DType::i32,
                Device device = Device::host(), Generator& gen = default_generator());
+// The same with the shape, dtype and device of x (randint_like(x, high) draws in [0, high)).
+Tensor rand_like(const Tensor& x, Generator& gen = default_generator());
+Tensor randn_like(const Tensor& x, Generator& gen = default_generator());
+Tensor randint_like(const Tensor& x, int64_t high, Generator& gen = default_generator());
+Tensor randint_like(const Tensor& x, int64_t low, int64_t high, Generator& gen = default_generator());
+// A random permutation of 0 … n − 1 (Fisher–Yates on the host), i32 by default (PyTorch: i64).
+Tensor randperm(int64_t n, DType dtype = DType::i32, Device device = Device::host(),
+                Generator& gen = default_generator());
+// 1 with probability p, else 0, per element of the float tensor p (values in [0, 1], checked:
+// REALIZES p); the result has p's shape, dtype and device and no gradient.
+Tensor bernoulli(const Tensor& p, Generator& gen = default_generator());
+// Category indices drawn from the weights in each row of probs ([n] or [rows, n]; nonnegative,
+// finite, a positive sum; need not sum to 1): shape [num_samples] or [rows, num_samples], i32
+// (PyTorch: i64). Without replacement a category is drawn at most once per row, so num_samples
+// may not exceed the row's nonzero weights. REALIZES probs; drawn on the host, uploaded.
+Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement = false,
+                   Generator& gen = default_generator());
 
 // ---- functions of several tensors ------------------------------------------------------------------
 // cond must be bool; x and y promote together; all three broadcast.
@@ -605,6 +840,13 @@ Tensor where(const Tensor& cond, Scalar x, Scalar y);
 Tensor maximum(const Tensor& x, const Tensor& y);
 Tensor minimum(const Tensor& x, const Tensor& y);
 Tensor pow(const Tensor& x, const Tensor& y);
+Tensor pow(const Tensor& x, Scalar y);        // x.pow(y)
+Tensor pow(Scalar x, const Tensor& y);        // 2^y elementwise (the number as a 0-d tensor)
+// maximum / minimum with a number on either side (NaN if either is NaN).
+Tensor maximum(const Tensor& x, Scalar y);
+Tensor maximum(Scalar x, const Tensor& y);
+Tensor minimum(const Tensor& x, Scalar y);
+Tensor minimum(Scalar x, const Tensor& y);
 // Joins along an existing axis (sizes must match elsewhere; dtypes promote).
 Tensor cat(const std::vector<Tensor>& tensors, int axis = 0);
 // Joins along a new axis (all shapes equal).
@@ -669,12 +911,135 @@ Tensor avg_pool2d(const Tensor& x, Size2d kernel_size, Size2d stride = 0, Size2d
 // Normalises over the last normalized_shape.size() axes; weight/bias of normalized_shape or undefined.
 Tensor layer_norm(const Tensor& x, const Shape& normalized_shape, const Tensor& weight = Tensor(),
                   const Tensor& bias = Tensor(), double eps = 1e-5);
-// logits [N, C] (or [C]), target class indices [N] (integer dtype; a 0-d tensor for [C]).
-// Mean over the batch of −log_softmax(logits)[n, target[n]]. A target outside [0, C) contributes
-// 0 (not checked, as it would need a read of the target).
+// logits [N, C] (or [C]), target class indices [N] (integer dtype; a 0-d tensor for [C]): the
+// mean over the batch of −log_softmax(logits)[n, target[n]], with PyTorch's defaults — the same
+// as cross_entropy(logits, target, {}) below: a target equal to −100 is ignored (left out of the
+// mean); one outside [0, C) contributes 0 and is left out too (not checked: it is data).
 Tensor cross_entropy(const Tensor& logits, const Tensor& target);
+// Rows of weight [num_embeddings, D] picked by the integer tensor input (any shape): the result
+// is input.shape + [D] (PyTorch's F.embedding(input, weight), without padding_idx or max_norm).
+// A position outside [0, num_embeddings) reads a row of zeros (not checked: it is data).
+Tensor embedding(const Tensor& input, const Tensor& weight);
 // Mean of (x − y)².
 Tensor mse_loss(const Tensor& x, const Tensor& y);
+
+// ---- more neural-network functions (src/api/nn_functional.cpp; PyTorch's torch.nn.functional) ----
+// All are composites of the ops above: they fuse, run on every device and have gradients.
+//
+// x [.., in] · weightᵀ + bias: weight [out, in], bias [out] or undefined.
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor());
+// Zeroes each element with probability p and scales the others by 1/(1 − p) when training;
+// returns x itself when not training or p = 0. p in [0, 1]; floating dtypes only. The mask is
+// drawn from `gen` (rand) on x's device.
+Tensor dropout(const Tensor& x, double p = 0.5, bool training = true, Generator& gen = default_generator());
+// x [N, C_in, L] (or [C_in, L]), weight [C_out, C_in / groups, K]: conv2d over a height of 1.
+struct Conv1dOptions {
+    int64_t stride = 1;
+    int64_t padding = 0;
+    int64_t dilation = 1;
+    int64_t groups = 1;
+};
+Tensor conv1d(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor(), Conv1dOptions options = {});
+// The gradient of conv2d with respect to its input (PyTorch's conv_transpose2d): x [N, C_in, H, W]
+// (or 3-D), weight [C_in, C_out / groups, KH, KW], bias [C_out]. Output height
+// (H − 1)·stride − 2·padding + dilation·(KH − 1) + output_padding + 1 (width likewise);
+// output_padding < max(stride, dilation). Built as a conv2d of the input with stride − 1 zeros
+// between its elements, padded by dilation·(K − 1) − padding, with the kernel flipped.
+struct ConvTranspose2dOptions {
+    Size2d stride = 1;
+    Size2d padding = 0;
+    Size2d output_padding = 0;
+    int64_t groups = 1;
+    Size2d dilation = 1;
+};
+Tensor conv_transpose2d(const Tensor& x, const Tensor& weight, const Tensor& bias = Tensor(),
+                        ConvTranspose2dOptions options = {});
+
+// Pooling with all of PyTorch's options. stride 0 means the kernel size; padding at most half the
+// kernel. ceil_mode: the output size rounds up (a last window that would start in the right
+// padding is dropped, as PyTorch). avg: count_include_pad counts the padding in the divisor
+// (never the extra right-hand cells of ceil_mode); divisor_override, when > 0, replaces the
+// divisor. max_pool2d ignores the two avg options; avg_pool2d has no dilation (must be 1).
+struct Pool2dOptions {
+    Size2d stride = 0;
+    Size2d padding = 0;
+    Size2d dilation = 1;
+    bool ceil_mode = false;
+    bool count_include_pad = true;
+    int64_t divisor_override = 0;
+};
+Tensor max_pool2d(const Tensor& x, Size2d kernel_size, const Pool2dOptions& options);
+Tensor avg_pool2d(const Tensor& x, Size2d kernel_size, const Pool2dOptions& options);
+// x [N, C, H, W] (or 3-D) pooled to output_size: output cell i covers input rows
+// floor(i·H/OH) to ceil((i + 1)·H/OH) − 1 (likewise columns), as PyTorch. avg computes in a
+// floating dtype; max keeps the dtype (NaN wins). Separable: columns first, then rows.
+Tensor adaptive_avg_pool2d(const Tensor& x, Size2d output_size);
+Tensor adaptive_max_pool2d(const Tensor& x, Size2d output_size);
+// Resizes the last two axes of x [N, C, H, W] (or 3-D) to `size`, or by `scale_factor` (output
+// floor(H·scale)); exactly one of the two is given. mode "nearest" (PyTorch's legacy nearest:
+// source row floor(i·H/OH), or floor(i / scale) with a scale factor) or "bilinear" (align_corners
+// false: source position (i + ½)·H/OH − ½, clamped at 0; true: i·(H − 1)/(OH − 1)). Each output
+// row is a weighted sum of the at most two source rows it reads (a NaN elsewhere does not leak in).
+struct InterpolateOptions {
+    std::optional<Size2d> size;
+    std::optional<std::pair<double, double>> scale_factor;
+    std::string mode = "nearest";
+    bool align_corners = false;
+};
+Tensor interpolate(const Tensor& x, const InterpolateOptions& options);
+
+// Normalisation over the batch and spatial axes of x [N, C, …] per channel. training: batch
+// statistics (biased variance), and running_mean / running_var (when defined, [C]) are updated
+// in place (assign, without gradient) with momentum and the unbiased variance, as PyTorch;
+// otherwise the running statistics are used (they must be defined). weight, bias [C] or undefined.
+Tensor batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var, const Tensor& weight = Tensor(),
+                  const Tensor& bias = Tensor(), bool training = false, double momentum = 0.1, double eps = 1e-5);
+// x [N, C, …] normalised over each group of C / num_groups channels and all other axes (biased
+// variance), then weight and bias [C] per channel.
+Tensor group_norm(const Tensor& x, int64_t num_groups, const Tensor& weight = Tensor(), const Tensor& bias = Tensor(),
+                  double eps = 1e-5);
+
+// ---- losses with PyTorch's options --------------------------------------------------------------
+// none: one loss per element (or per sample); mean: their mean (weighted where a loss says so);
+// sum: their sum; batchmean: kl_div only, the sum divided by the batch size x.size(0).
+enum class Reduction : uint8_t { none, mean, sum, batchmean };
+struct NllLossOptions {
+    Tensor weight;               // [C] per-class weights, or undefined (all 1)
+    int64_t ignore_index = -100; // targets equal to it contribute nothing (not counted in the mean)
+    Reduction reduction = Reduction::mean;
+};
+// log_probs [N, C] (or [C], or [N, C, d1, …]) and class indices target [N] ([], [N, d1, …]): the
+// loss of element n is −weight[t]·log_probs[n, t] with t = target[n]. mean divides the sum by the
+// sum of the weights of the targets not ignored (all ignored: NaN, as PyTorch). A target outside
+// [0, C) and not ignore_index contributes 0 and is left out of the mean (not checked: it is data).
+Tensor nll_loss(const Tensor& log_probs, const Tensor& target, const NllLossOptions& options = {});
+struct CrossEntropyOptions {
+    Tensor weight;
+    int64_t ignore_index = -100;
+    Reduction reduction = Reduction::mean;
+    double label_smoothing = 0;  // in [0, 1]
+};
+// nll_loss of log_softmax(logits) over axis 1 (0 for [C] logits). target holds class indices, or
+// class probabilities of logits' shape (a floating dtype: loss −Σ_c weight[c]·target[c]·log_p[c],
+// mean over the N·d1·… samples). label_smoothing ε mixes the target with the uniform
+// distribution: (1 − ε)·nll + ε/C·(−Σ_c weight[c]·log_p[c]), reduced as PyTorch.
+Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntropyOptions& options);
+// −weight·(y·log p + (1 − y)·log(1 − p)), each log clamped at −100 (as PyTorch); p in [0, 1].
+// weight broadcasts to p's shape or is undefined.
+Tensor binary_cross_entropy(const Tensor& p, const Tensor& y, const Tensor& weight = Tensor(),
+                            Reduction reduction = Reduction::mean);
+// The same of sigmoid(x), computed stably: (1 − y)·x + (1 + (pos_weight − 1)·y)·(log(1 + e^−|x|)
+// + max(−x, 0)), times weight. pos_weight broadcasts along the last axis (per class) or is undefined.
+Tensor binary_cross_entropy_with_logits(const Tensor& x, const Tensor& y, const Tensor& weight = Tensor(),
+                                        const Tensor& pos_weight = Tensor(), Reduction reduction = Reduction::mean);
+Tensor mse_loss(const Tensor& x, const Tensor& y, Reduction reduction);
+Tensor l1_loss(const Tensor& x, const Tensor& y, Reduction reduction = Reduction::mean);  // |x − y|
+// ½d²/beta where |d| < beta, else |d| − ½beta (d = x − y); beta = 0 is l1_loss.
+Tensor smooth_l1_loss(const Tensor& x, const Tensor& y, Reduction reduction = Reduction::mean, double beta = 1.0);
+// Kullback–Leibler divergence of the input log-probabilities x from target: target·(log target − x)
+// (0 where target is 0), or e^target·(target − x) with log_target. PyTorch's default reduction
+// mean averages over every element; batchmean (the true KL divergence) divides by x.size(0).
+Tensor kl_div(const Tensor& x, const Tensor& target, Reduction reduction = Reduction::mean, bool log_target = false);
 
 // ---- template definitions ------------------------------------------------------------------------
 namespace detail {

@@ -154,4 +154,9 @@ Tensor eye(int64_t n, int64_t m, DType dtype, Device device) {
     return (r == c).cast(dtype);
 }
 
+// The values of an empty tensor are unspecified (PyTorch); zyx gives zeros, a constant that
+// costs no memory until something realizes it.
+Tensor empty(const Shape& shape, DType dtype, Device device) { return filled("empty", shape, 0, dtype, device); }
+Tensor empty_like(const Tensor& x) { return empty(x.shape(), x.dtype(), x.device()); }
+
 }  // namespace zyx

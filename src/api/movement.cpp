@@ -183,8 +183,13 @@ Tensor Tensor::slice(int axis, int64_t begin, int64_t end, int64_t step) const {
     return wrap(slice_node("slice", x, norm_axis("slice", axis, x->shape), begin, end, step));
 }
 
+// Indexing with tensor entries (advanced indexing), in indexing.cpp.
+Tensor index_with_tensors(const Tensor& x, const std::vector<Index>& indices);
+
 Tensor Tensor::index(const std::vector<Index>& indices) const {
     NodePtr x = node_of(*this, "index");
+    for (const Index& ix : indices)
+        if (ix.is_tensor) return index_with_tensors(*this, indices);
     if (indices.size() > x->shape.size())
         invalid("index", std::to_string(indices.size()) + " indices for shape " + shape_str(x->shape));
     Shape keep;

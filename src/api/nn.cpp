@@ -175,25 +175,88 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Con
     return wrap(strip_batch(y, added));
 }
 
-Tensor max_pool2d(const Tensor& input, Size2d kernel_size, Size2d stride, Size2d padding, Size2d dilation) {
+namespace {
+
+// Output cells of one pooled axis (PyTorch's pooling_output_shape): with ceil_mode the count
+// rounds up, but a last window that would start in the right padding is dropped.
+int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
+    const int64_t span = in + 2 * p - d * (k - 1) - 1;  // >= 0: windows() checked the kernel fits
+    int64_t out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+    if (ceil_mode && (out - 1) * s >= in + p) --out;
+    return out;
+}
+
+// avg_pool2d's divisor of each output cell along one axis (PyTorch's rules): the window clipped
+// to the padded input (count_include_pad) or to the input itself.
+std::vector<float> pool_divisors(int64_t in, int64_t out, int64_t k, int64_t s, int64_t p, bool include_pad) {
+    std::vector<float> v(static_cast<size_t>(out));
+    for (int64_t i = 0; i < out; ++i) {
+        int64_t a = i * s - p, b = std::min(a + k, in + p);
+        if (!include_pad) a = std::max<int64_t>(a, 0), b = std::min(b, in);
+        v[size_t(i)] = float(b - a);
+    }
+    return v;
+}
+
+Tensor pool2d(const char* op, const Tensor& input, Size2d k, const Pool2dOptions& o, bool max) {
     bool added;
-    NodePtr x = as_nchw("max_pool2d", node_of(input, "max_pool2d"), &added);
-    check_pool_padding("max_pool2d", kernel_size, padding);
-    // Padding reads the dtype's lowest value: -inf for floats; for integers -inf saturates to the
-    // minimum by the cast rules (0 for unsigned); false for bool.
-    uint64_t lowest = x->dtype == DType::bool_ ? 0 : kernel::bits_from_double(x->dtype, -INFINITY);
-    NodePtr win = windows("max_pool2d", x, kernel_size, pool_stride(kernel_size, stride), padding, dilation, lowest);
-    return wrap(strip_batch(reduce_node(Op::reduce_max, win, {4, 5}, false), added));
+    NodePtr x = as_nchw(op, node_of(input, op), &added);
+    check_pool_padding(op, k, o.padding);
+    const Size2d s = pool_stride(k, o.stride), p = o.padding, d = o.dilation;
+    if (!max && (d.h != 1 || d.w != 1)) invalid(op, "has no dilation (got " + size2d_str(d) + ")");
+    if (o.divisor_override < 0) invalid(op, "divisor_override " + std::to_string(o.divisor_override) + " must be positive");
+    if (!max) x = cast_to(x, float_of(x->dtype));
+    // Padding reads the dtype's lowest value for max (-inf for floats; for integers -inf
+    // saturates to the minimum by the cast rules, 0 for unsigned; false for bool), 0 for avg.
+    const uint64_t pad = !max || x->dtype == DType::bool_ ? 0 : kernel::bits_from_double(x->dtype, -INFINITY);
+    NodePtr win = windows(op, x, k, s, p, d, pad);  // checks the arguments, floor-mode windows
+    const int64_t H = x->shape[2], W = x->shape[3];
+    const int64_t OH = pooled_size(H, k.h, s.h, p.h, d.h, o.ceil_mode), OW = pooled_size(W, k.w, s.w, p.w, d.w, o.ceil_mode);
+    if (OH != win->shape[2] || OW != win->shape[3]) {
+        // ceil_mode's extra window: more padding on the right, read as the padding value (avg
+        // divisors below never count it).
+        const int64_t eh = std::max<int64_t>(0, (OH - 1) * s.h + d.h * (k.h - 1) + 1 - (H + 2 * p.h));
+        const int64_t ew = std::max<int64_t>(0, (OW - 1) * s.w + d.w * (k.w - 1) + 1 - (W + 2 * p.w));
+        NodePtr padded = graph::make_pad(x, {0, 0, p.h, p.w}, {0, 0, p.h + eh, p.w + ew}, pad);
+        win = graph::make_window(padded, 2, k.h, k.w, s.h, s.w, d.h, d.w);
+        if (win->shape[2] != OH || win->shape[3] != OW)
+            win = graph::make_shrink(win, {0, 0, 0, 0, 0, 0}, {win->shape[0], win->shape[1], OH, OW, k.h, k.w});
+    }
+    if (max) return wrap(strip_batch(reduce_node(Op::reduce_max, win, {4, 5}, false), added));
+    NodePtr sum = reduce_node(Op::reduce_sum, win, {4, 5}, false);
+    Tensor y = wrap(sum);
+    if (o.divisor_override > 0) {
+        y = y / double(o.divisor_override);
+    } else if (!o.ceil_mode && o.count_include_pad) {
+        y = y / (double(k.h) * double(k.w));
+    } else {
+        std::vector<float> dh = pool_divisors(H, OH, k.h, s.h, p.h, o.count_include_pad);
+        std::vector<float> dw = pool_divisors(W, OW, k.w, s.w, p.w, o.count_include_pad);
+        y = y / (tensor(dh, Shape{OH, 1}, x->dtype, x->device) * tensor(dw, Shape{1, OW}, x->dtype, x->device));
+    }
+    return added ? y.squeeze(0) : y;
+}
+
+}  // namespace
+
+Tensor max_pool2d(const Tensor& input, Size2d kernel_size, Size2d stride, Size2d padding, Size2d dilation) {
+    Pool2dOptions o;
+    o.stride = stride, o.padding = padding, o.dilation = dilation;
+    return pool2d("max_pool2d", input, kernel_size, o, true);
 }
 
 Tensor avg_pool2d(const Tensor& input, Size2d kernel_size, Size2d stride, Size2d padding) {
-    bool added;
-    NodePtr x = as_nchw("avg_pool2d", node_of(input, "avg_pool2d"), &added);
-    check_pool_padding("avg_pool2d", kernel_size, padding);
-    x = cast_to(x, float_of(x->dtype));
-    NodePtr win = windows("avg_pool2d", x, kernel_size, pool_stride(kernel_size, stride), padding, 1, 0);
-    NodePtr s = reduce_node(Op::reduce_sum, win, {4, 5}, false);
-    return wrap(strip_batch(bin_lit(Op::div, s, double(kernel_size.h) * double(kernel_size.w)), added));
+    Pool2dOptions o;
+    o.stride = stride, o.padding = padding;
+    return pool2d("avg_pool2d", input, kernel_size, o, false);
+}
+
+Tensor max_pool2d(const Tensor& input, Size2d kernel_size, const Pool2dOptions& options) {
+    return pool2d("max_pool2d", input, kernel_size, options, true);
+}
+
+Tensor avg_pool2d(const Tensor& input, Size2d kernel_size, const Pool2dOptions& options) {
+    return pool2d("avg_pool2d", input, kernel_size, options, false);
 }
 
 Tensor layer_norm(const Tensor& input, const Shape& normalized_shape, const Tensor& weight, const Tensor& bias,
@@ -227,25 +290,8 @@ Tensor layer_norm(const Tensor& input, const Shape& normalized_shape, const Tens
     });
 }
 
-Tensor cross_entropy(const Tensor& logits, const Tensor& target) {
-    NodePtr l = node_of(logits, "cross_entropy"), t = node_of(target, "cross_entropy");
-    same_device("cross_entropy", l, t);
-    if (!dtype_is_int(t->dtype))
-        invalid("cross_entropy", "target must hold class indices (an integer dtype), got " + dname(t->dtype));
-    bool batched = l->shape.size() == 2;
-    if (!(batched && t->shape == Shape{l->shape[0]}) && !(l->shape.size() == 1 && t->shape.empty()))
-        invalid("cross_entropy", "logits " + shape_str(l->shape) + " and target " + shape_str(t->shape) +
-                                     " (expected [N, C] with [N], or [C] with a 0-d target)");
-    return composite("cross_entropy", [&] {
-        Tensor lg = batched ? logits : logits.unsqueeze(0);
-        Tensor tg = batched ? target : target.reshape({1});
-        int64_t n = lg.size(0), c = lg.size(1);
-        Tensor classes = arange(Scalar(0), Scalar(c), Scalar(1), DType::i32, l->device).reshape({1, c});
-        Tensor hit = classes == tg.cast(DType::i32).reshape({n, 1});
-        Tensor picked = where(hit, lg.log_softmax(1), 0);
-        return -picked.sum() / double(n);
-    });
-}
+// PyTorch's defaults (ignore_index −100, mean over the targets kept): nn_functional.cpp.
+Tensor cross_entropy(const Tensor& logits, const Tensor& target) { return cross_entropy(logits, target, CrossEntropyOptions{}); }
 
 Tensor mse_loss(const Tensor& input, const Tensor& target) {
     NodePtr x = node_of(input, "mse_loss"), y = node_of(target, "mse_loss");

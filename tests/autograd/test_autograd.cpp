@@ -183,6 +183,18 @@ std::vector<GradCase> cases() {
         un("logsumexp", [](const Tensor& x) { return x.logsumexp({1}); }),
         un("softmax", [](const Tensor& x) { return x.softmax(1); }),
         un("log_softmax", [](const Tensor& x) { return x.log_softmax(0); }),
+        // issue 15: scans, norms, selections (src/api/scan.cpp) and tensor clamp bounds, clone
+        un("cumsum", [](const Tensor& x) { return x.cumsum(1); }),
+        un("cumprod", [](const Tensor& x) { return x.cumprod(0); }),
+        un("norm 2", [](const Tensor& x) { return x.norm(2, 1); }),
+        un("norm 3", [](const Tensor& x) { return x.norm(3); }),
+        un("norm inf", [](const Tensor& x) { return x.norm(INFINITY, 0); }),
+        un("max_with_indices", [](const Tensor& x) { return x.max_with_indices(1).values; }),
+        un("sort", [](const Tensor& x) { return x.sort(0, true).values; }),
+        un("topk", [](const Tensor& x) { return x.topk(2).values; }),
+        un("median", [](const Tensor& x) { return x.median(0).values; }),
+        bin("clamp tensors", [](const Tensor& a, const Tensor& b) { return a.clamp(b - 1, b + 1); }, m34, v4),
+        un("clone", [](const Tensor& x) { return x.clone() * 2.0; }),
         // movement
         un("reshape", [](const Tensor& x) { return x.reshape({2, 6}).sum({0}); }),
         un("permute", [](const Tensor& x) { return x.reshape({3, 2, 2}).permute({2, 0, 1}); }),
@@ -221,6 +233,27 @@ std::vector<GradCase> cases() {
         bin("transposed operand", [](const Tensor& a, const Tensor& b) { return a.transpose() * b; }, m34, Input{{4, 3}}),
         bin("sliced operands of matmul", [](const Tensor& a, const Tensor& b) { return a.slice(1, 0, 4, 2).matmul(b.flip({0})); },
             m34, Input{{2, 3}}),
+        // indexing and assignment (indexing.cpp: composites of where, sum and views); index
+        // tensors hold repeated and out-of-range positions
+        un("gather", [](const Tensor& x) { return x.gather(1, zyx::tensor({{0, 3, 3}, {1, -1, 2}, {4, 0, 0}}).to(x.device())); }),
+        bin("scatter", [](const Tensor& x, const Tensor& s) {
+            return x.scatter(0, zyx::tensor({{0, 2, 2, 1}, {2, 0, 5, 1}}).to(x.device()), s); }, m34, Input{{2, 4}}),
+        bin("scatter_add", [](const Tensor& x, const Tensor& s) {
+            return x.scatter_add(1, zyx::tensor({{0, 0}, {3, 1}, {2, -1}}).to(x.device()), s); }, m34, Input{{3, 2}}),
+        un("index_select", [](const Tensor& x) { return x.index_select(1, zyx::tensor({3, 0, 3}).to(x.device())); }),
+        un("embedding", [](const Tensor& w) { return zyx::embedding(zyx::tensor({{2, 0}, {2, 1}}).to(w.device()), w); }),
+        bin("index_put accumulate", [](const Tensor& x, const Tensor& v) {
+            return x.index_put({zyx::tensor({0, 2, 0}).to(x.device())}, v, true); }, m34, Input{{3, 4}}),
+        bin("index_put_ slices", [](const Tensor& x, const Tensor& v) {
+            Tensor y = x * 1;
+            return y.index_put_({zyx::Range(0, 3, 2), zyx::Range(1)}, v); }, m34, Input{{3}}),
+        bin("masked_fill_ and +=", [](const Tensor& x, const Tensor& y) {
+            Tensor a = x * 1;
+            a += y;
+            return a.masked_fill_(zyx::tensor(std::vector<bool>{true, false, false, true}).to(x.device()), 0); }, m34, v4),
+        un("index tensors and mask", [](const Tensor& x) {
+            return x.index({zyx::tensor({2, -1, 0}).to(x.device()), zyx::tensor({1, 3, 3}).to(x.device())}) +
+                   x.masked_select(zyx::tensor(std::vector<bool>{false, true, true, false}).to(x.device())).sum(); }),
     };
     return c;
 }
