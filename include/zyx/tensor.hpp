@@ -335,6 +335,14 @@ public:
     Tensor elu(double alpha = 1) const;  // x > 0 ? x : α·(e^x − 1)
     Tensor selu() const;               // λ·elu(x, α) with α = 1.6732632…, λ = 1.0507009…
     Tensor mish() const;               // x · tanh(softplus(x))
+    // Hyperbolic functions and their inverses (float only; integers compute in f32): acosh of
+    // x < 1 and atanh of |x| > 1 are NaN, atanh(±1) = ±inf. (asin, acos, atan and atan2 are not
+    // provided yet: they need an IR op of their own.)
+    Tensor sinh() const;
+    Tensor cosh() const;
+    Tensor asinh() const;
+    Tensor acosh() const;
+    Tensor atanh() const;
     // Triangles of the last two axes (rank >= 2, any dtype): an element (row i, column j) is kept
     // when j − i <= diagonal (tril) or j − i >= diagonal (triu), else it is 0.
     Tensor tril(int64_t diagonal = 0) const;
@@ -864,6 +872,13 @@ Tensor tril(const Tensor& x, int64_t diagonal = 0);  // x.tril(diagonal)
 Tensor triu(const Tensor& x, int64_t diagonal = 0);  // x.triu(diagonal)
 // x[i]·y[j] of 1-D x [n] and y [m]: shape [n, m]; dtypes promote as in `*`.
 Tensor outer(const Tensor& x, const Tensor& y);
+// Einstein summation, numpy's and PyTorch's einsum without ellipsis: "ij,jk->ik", "bij,bjk->bik",
+// "ii->i" (a diagonal), "ij->ji", "i,i->" (a dot product), "ij" (implicit output: the labels that
+// appear once, in alphabetical order). Labels are letters; a label's axes must have equal sizes.
+// Lowered to permutes, diagonals, broadcasts, one product and one sum over the labels left out
+// (the contracted labels last, so two operands sharing one label take matmul's path). Dtypes
+// promote as *; bool is refused.
+Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands);
 // The square matrix of side n + |diagonal| holding 1-D x [n] on its diagonal-th diagonal (0: the
 // main one, > 0 above, < 0 below) and 0 elsewhere. PyTorch's 2-D → 1-D form is not provided.
 Tensor diag(const Tensor& x, int64_t diagonal = 0);

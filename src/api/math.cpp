@@ -111,6 +111,62 @@ Tensor Tensor::expm1() const {
     return composite("expm1", [&] { return expm1_of(w.x).cast(w.out); });
 }
 
+// Hyperbolic functions, computed so that no branch overflows or cancels where the function
+// itself does not, and so that the branch a where() leaves out sees harmless inputs (its gradient
+// is multiplied by 0, and 0 · inf would be NaN).
+namespace {
+constexpr double kLn2 = 0.69314718055994530942;
+// e^(a/2) · e^(a/2) / 2 for a >= 0: e^a / 2 without overflowing before the result does.
+Tensor half_exp(const Tensor& a) {
+    Tensor h = (a * 0.5).exp();
+    return h * (h * 0.5);
+}
+}  // namespace
+
+Tensor Tensor::sinh() const {
+    FloatWork w = float_work(*this, "sinh");
+    return composite("sinh", [&] {
+        Tensor a = w.x.abs(), small = a <= 20;
+        Tensor as = where(small, a, 0), ab = where(small, 0, a);
+        Tensor v = where(small, (expm1_of(as) - expm1_of(-as)) * 0.5, half_exp(ab));  // e^−a is below an ulp past 20
+        return (w.x.sign() * v).cast(w.out);
+    });
+}
+
+Tensor Tensor::cosh() const {
+    FloatWork w = float_work(*this, "cosh");
+    return composite("cosh", [&] {
+        Tensor h = (w.x.abs() * 0.5).exp();
+        return (h * (h * 0.5) + 0.5 / (h * h)).cast(w.out);
+    });
+}
+
+Tensor Tensor::asinh() const {
+    FloatWork w = float_work(*this, "asinh");
+    return composite("asinh", [&] {
+        Tensor a = w.x.abs(), big = a > 1e10;  // there a² would overflow; asinh(a) = log(2a) to f32 precision
+        Tensor as = where(big, 1, a), ab = where(big, a, 1);
+        Tensor v = where(big, ab.log() + kLn2, (as + as * as / (1 + (1 + as * as).sqrt())).log1p());
+        return (w.x.sign() * v).cast(w.out);
+    });
+}
+
+Tensor Tensor::acosh() const {
+    FloatWork w = float_work(*this, "acosh");
+    return composite("acosh", [&] {
+        Tensor big = w.x > 1e10;  // acosh(x) = log(2x) there; below 1 the square root gives NaN
+        Tensor xs = where(big, 2, w.x), xb = where(big, w.x, 2);
+        Tensor t = xs - 1;
+        return where(big, xb.log() + kLn2, (t + (t * (xs + 1)).sqrt()).log1p()).cast(w.out);
+    });
+}
+
+Tensor Tensor::atanh() const {
+    FloatWork w = float_work(*this, "atanh");
+    // ½·log1p(2x / (1 − x)): accurate near 0; ±1 give ±inf, |x| > 1 NaN.
+    return composite("atanh", [&] { return ((w.x * 2 / (1 - w.x)).log1p() * 0.5).cast(w.out); });
+}
+
 Tensor Tensor::relu6() const {
     const NodePtr& n = node_of(*this, "relu6");
     if (n->dtype == DType::bool_) invalid("relu6", "not defined on bool tensors (shape " + shape_str(n->shape) + ")");
