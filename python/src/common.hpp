@@ -75,6 +75,7 @@ void bind_tensor(py::module_& m, py::class_<Tensor>& cls);
 void bind_ops(py::class_<Tensor>& cls);
 void bind_ops_shape(py::module_& m, py::class_<Tensor>& cls);
 void bind_nn(py::module_& m);
+void bind_ops_more(py::module_& m, py::class_<Tensor>& cls);  // after bind_nn: adds to zyx.nn.functional
 
 }  // namespace zyx::python
 

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_zyx, m) {
     zyx::python::bind_ops(cls);
     zyx::python::bind_ops_shape(m, cls);
     zyx::python::bind_nn(m);
+    zyx::python::bind_ops_more(m, cls);
 }

@@ -7,7 +7,9 @@ device, with PyTorch's names.
     print(y)                                  # fused into kernels, compiled, run
     a = y.numpy()                             # numpy array (a copy)
 
-Tensors are immutable handles: operators return new tensors (``x += 1`` rebinds ``x``).
+Operators return new tensors; in-place ops (``x += 1``, ``x.add_(y)``, ``x[mask] = 0``) give the
+tensor object a new value, which every reference to that object sees (other tensors computed from
+the old value keep it: tensor.hpp, "in-place ops").
 Reading values (``numpy()``, ``item()``, ``repr``) realizes them and releases the GIL meanwhile.
 The C++ manual is include/zyx/tensor.hpp; errors are ``zyx.Error`` subclasses (see errors below).
 """
@@ -20,7 +22,7 @@ import numpy as _np
 
 from . import _zyx
 from ._zyx import (Tensor, dtype, device, Generator, no_grad, from_numpy, where, cat, concat, stack, logaddexp,
-                   lerp, outer, diag, realize, runtime_stats, reset_runtime_stats, manual_seed, available_devices,
+                   lerp, outer, diag, einsum, realize, runtime_stats, reset_runtime_stats, manual_seed, available_devices,
                    save_safetensors, load_safetensors, safetensors_metadata)
 from ._zyx import (Error, InitializationError, DeinitializationError, MemoryAllocationError,
                    MemoryDeallocationError, MemoryCopyH2PError, MemoryCopyP2HError, KernelCompilationError,
@@ -203,17 +205,19 @@ def _repr(self):
     return text
 
 
-def _getitem(self, key):
-    """numpy / PyTorch basic indexing: integers, slices (any step), None and ...; views, no copy."""
+def _key_items(self, key, for_assignment):
+    """Python index key → (items for the C++ index: ints, (begin, end, step) triples, tensors;
+    axes to flip first; positions of new axes; whether a tensor entry is present)."""
     if not isinstance(key, tuple):
         key = (key,)
+    key = tuple(tensor(k) if isinstance(k, (list, _np.ndarray)) else k for k in key)
     for k in key:
-        if isinstance(k, (Tensor, list, _np.ndarray)) or isinstance(k, _py_bool_type):
-            raise UnsupportedError(f"Unsupported: indexing with {type(k).__name__} (advanced indexing); "
-                                   "zyx takes integers, slices, None and ...")
+        if isinstance(k, _py_bool_type):
+            raise UnsupportedError("Unsupported: indexing with a Python bool; use a bool tensor")
     if _builtins.sum(k is Ellipsis for k in key) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    real = _builtins.sum(k is not None and k is not Ellipsis for k in key)
+    real = _builtins.sum((k.ndim if isinstance(k, Tensor) and k.dtype == bool else 1)
+                         for k in key if k is not None and k is not Ellipsis)
     shape = self.shape
     if real > len(shape):
         raise IndexError(f"too many indices for tensor of dimension {len(shape)} (got {real})")
@@ -222,7 +226,14 @@ def _getitem(self, key):
         key = key[:at] + (slice(None),) * (len(shape) - real) + key[at + 1:]
     items, flips, new_axes = [], [], []
     axis = out_axis = 0
+    advanced = False
     for k in key:
+        if isinstance(k, Tensor):
+            advanced = True
+            items.append(k)
+            axis += k.ndim if k.dtype == bool else 1
+            out_axis += 1
+            continue
         if k is None:
             new_axes.append(out_axis)
             out_axis += 1
@@ -236,6 +247,8 @@ def _getitem(self, key):
             elif step > 0:
                 items.append((start, start + (n - 1) * step + 1, step))
             else:
+                if for_assignment:
+                    raise UnsupportedError("Unsupported: assignment through a slice with a negative step")
                 flips.append(axis)
                 first = size - 1 - start
                 items.append((first, first + (n - 1) * (-step) + 1, -step))
@@ -249,11 +262,20 @@ def _getitem(self, key):
                 raise IndexOutOfRangeError(f"index {i} is out of bounds for dimension {axis} with size {size}")
             items.append(i + size if i < 0 else i)
         axis += 1
+    return items, flips, new_axes, advanced
+
+
+def _getitem(self, key):
+    """numpy / PyTorch indexing: integers, slices (any step), None, ... (views, no copy), and integer
+    or bool tensors (advanced indexing; a bool mask realizes itself: tensor.hpp)."""
+    items, flips, new_axes, advanced = _key_items(self, key, False)
+    if advanced and new_axes:
+        raise UnsupportedError("Unsupported: None together with tensor indices")
     x = self
     if flips:
         x = x.flip(flips)
     if items:
-        x = x._index(items)
+        x = x._index_adv(items) if advanced else x._index(items)
     for pos in new_axes:
         x = x.unsqueeze(pos)
     return x
@@ -263,8 +285,14 @@ _py_bool_type = type(True)
 
 
 def _setitem(self, key, value):
-    raise UnsupportedError("Unsupported: item assignment (tensors are immutable handles; build a new tensor "
-                           "with where() or cat())")
+    """x[key] = value: index_put_ (the tensor object gets the new value; positions named twice by
+    integer tensors receive the sum of their values)."""
+    items, _, new_axes, _ = _key_items(self, key, True)
+    if new_axes:
+        raise UnsupportedError("Unsupported: None in an assignment index")
+    if isinstance(value, (list, _np.ndarray)):
+        value = tensor(value)
+    self._index_put_(items, value, False)
 
 
 def _iter(self):
@@ -422,7 +450,9 @@ clamp clip clamp_min clamp_max tril triu add sub subtract mul multiply div divid
 pow maximum minimum fmod remainder eq ne lt le gt ge greater less greater_equal less_equal not_equal
 logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift
 sum mean prod max min amax amin var std argmax argmin softmax log_softmax logsumexp reshape flatten permute
-transpose t squeeze unsqueeze flip split chunk matmul dot numel
+transpose t squeeze unsqueeze flip split chunk matmul dot numel sinh cosh asinh acosh atanh cumsum cumprod all
+any count_nonzero norm sort argsort topk median gather scatter scatter_add index_select take_along_dim nonzero
+masked_select masked_fill clone
 """.split()
 for _name in _METHOD_FUNCTIONS:
     globals()[_name] = _method_function(_name)

@@ -6,6 +6,18 @@ avg_pool2d = _zyx._functional.avg_pool2d
 layer_norm = _zyx._functional.layer_norm
 cross_entropy = _zyx._functional.cross_entropy
 mse_loss = _zyx._functional.mse_loss
+linear = _zyx._functional.linear
+conv1d = _zyx._functional.conv1d
+nll_loss = _zyx._functional.nll_loss
+binary_cross_entropy = _zyx._functional.binary_cross_entropy
+binary_cross_entropy_with_logits = _zyx._functional.binary_cross_entropy_with_logits
+l1_loss = _zyx._functional.l1_loss
+smooth_l1_loss = _zyx._functional.smooth_l1_loss
+kl_div = _zyx._functional.kl_div
+group_norm = _zyx._functional.group_norm
+batch_norm = _zyx._functional.batch_norm
+adaptive_avg_pool2d = _zyx._functional.adaptive_avg_pool2d
+adaptive_max_pool2d = _zyx._functional.adaptive_max_pool2d
 
 
 def relu(input, inplace=False):
