@@ -38,16 +38,16 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
     if (eq.find("...") != std::string::npos) unsupported(op, "ellipsis (\"...\") in '" + equation + "' is not supported yet");
     const size_t arrow = eq.find("->");
     const std::string lhs = eq.substr(0, arrow);
-    std::vector<std::string> inputs(1);
+    std::vector<std::string> subscripts(1);
     for (char c : lhs) {
-        if (c == ',') inputs.emplace_back();
-        else if (is_label(c)) inputs.back() += c;
+        if (c == ',') subscripts.emplace_back();
+        else if (is_label(c)) subscripts.back() += c;
         else invalid(op, "'" + equation + "': '" + std::string(1, c) + "' is not a label (labels are letters)");
     }
-    if (inputs.size() != operands.size())
-        invalid(op, "'" + equation + "' names " + std::to_string(inputs.size()) + " operands, got " + std::to_string(operands.size()));
+    if (subscripts.size() != operands.size())
+        invalid(op, "'" + equation + "' names " + std::to_string(subscripts.size()) + " operands, got " + std::to_string(operands.size()));
     std::map<char, int> count;
-    for (const std::string& in : inputs)
+    for (const std::string& in : subscripts)
         for (char c : in) ++count[c];
     std::string out;
     if (arrow == std::string::npos) {
@@ -69,11 +69,11 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
         const Tensor& x = operands[i];
         node_of(x, op);
         if (i > 0) same_device(op, node_of(operands[0], op), node_of(x, op));
-        if (x.dim() != inputs[i].size())
+        if (x.dim() != subscripts[i].size())
             invalid(op, "'" + equation + "': operand " + std::to_string(i) + " has " + std::to_string(x.dim()) + " axes " +
-                            shape_str(x.shape()) + " but " + std::to_string(inputs[i].size()) + " labels '" + inputs[i] + "'");
-        for (size_t d = 0; d < inputs[i].size(); ++d) {
-            const char c = inputs[i][d];
+                            shape_str(x.shape()) + " but " + std::to_string(subscripts[i].size()) + " labels '" + subscripts[i] + "'");
+        for (size_t d = 0; d < subscripts[i].size(); ++d) {
+            const char c = subscripts[i][d];
             auto [it, fresh] = size.emplace(c, x.size(int(d)));
             if (!fresh && it->second != x.size(int(d)))
                 invalid(op, "'" + equation + "': label '" + std::string(1, c) + "' has size " + std::to_string(it->second) +
@@ -93,7 +93,7 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
         Tensor prod;
         for (size_t i = 0; i < operands.size(); ++i) {
             Tensor x = operands[i].cast(t);
-            std::string labels = inputs[i];
+            std::string labels = subscripts[i];
             // Repeated labels: their diagonal.
             for (size_t a = 0; a < labels.size(); ++a)
                 for (size_t b = labels.size(); b-- > a + 1;)
