@@ -47,17 +47,75 @@ void bind_functional(py::module_& f) {
             return conv2d(x, w, or_undefined(b), o);
         },
         "input"_a, "weight"_a, "bias"_a = py::none(), "stride"_a = 1, "padding"_a = 0, "dilation"_a = 1, "groups"_a = 1);
-    f.def("max_pool2d", [](const Tensor& x, py::object k, py::object stride, py::object padding, py::object dilation) {
-            Size2d s = stride.is_none() ? Size2d(0) : size2d_from(stride, "max_pool2d: stride");
-            return max_pool2d(x, size2d_from(k, "max_pool2d: kernel_size"), s, size2d_from(padding, "max_pool2d: padding"),
-                              size2d_from(dilation, "max_pool2d: dilation"));
+    // Pooling with PyTorch's keywords. return_indices has no C++ counterpart yet: asking for it
+    // raises NotImplementedError rather than returning something else.
+    f.def("max_pool2d", [](const Tensor& x, py::object k, py::object stride, py::object padding, py::object dilation,
+                           bool ceil_mode, bool return_indices) {
+            if (return_indices)
+                throw Error(ErrorStatus::Unsupported, "Unsupported: max_pool2d(return_indices=True): the pooled "
+                                                      "positions are not computed; use max_pool2d's values");
+            Pool2dOptions o;
+            o.stride = stride.is_none() ? Size2d(0) : size2d_from(stride, "max_pool2d: stride");
+            o.padding = size2d_from(padding, "max_pool2d: padding");
+            o.dilation = size2d_from(dilation, "max_pool2d: dilation");
+            o.ceil_mode = ceil_mode;
+            return max_pool2d(x, size2d_from(k, "max_pool2d: kernel_size"), o);
         },
-        "input"_a, "kernel_size"_a, "stride"_a = py::none(), "padding"_a = 0, "dilation"_a = 1);
-    f.def("avg_pool2d", [](const Tensor& x, py::object k, py::object stride, py::object padding) {
-            Size2d s = stride.is_none() ? Size2d(0) : size2d_from(stride, "avg_pool2d: stride");
-            return avg_pool2d(x, size2d_from(k, "avg_pool2d: kernel_size"), s, size2d_from(padding, "avg_pool2d: padding"));
+        "input"_a, "kernel_size"_a, "stride"_a = py::none(), "padding"_a = 0, "dilation"_a = 1, "ceil_mode"_a = false,
+        "return_indices"_a = false);
+    f.def("avg_pool2d", [](const Tensor& x, py::object k, py::object stride, py::object padding, bool ceil_mode,
+                           bool count_include_pad, std::optional<int64_t> divisor_override) {
+            Pool2dOptions o;
+            o.stride = stride.is_none() ? Size2d(0) : size2d_from(stride, "avg_pool2d: stride");
+            o.padding = size2d_from(padding, "avg_pool2d: padding");
+            o.ceil_mode = ceil_mode;
+            o.count_include_pad = count_include_pad;
+            if (divisor_override) {
+                if (*divisor_override <= 0)
+                    throw Error(ErrorStatus::InvalidArgument, "avg_pool2d: divisor_override must be positive, got " +
+                                                                  std::to_string(*divisor_override));
+                o.divisor_override = *divisor_override;
+            }
+            return avg_pool2d(x, size2d_from(k, "avg_pool2d: kernel_size"), o);
         },
-        "input"_a, "kernel_size"_a, "stride"_a = py::none(), "padding"_a = 0);
+        "input"_a, "kernel_size"_a, "stride"_a = py::none(), "padding"_a = 0, "ceil_mode"_a = false,
+        "count_include_pad"_a = true, "divisor_override"_a = py::none());
+    f.def("conv_transpose2d", [](const Tensor& x, const Tensor& w, std::optional<Tensor> b, py::object stride,
+                                 py::object padding, py::object output_padding, int64_t groups, py::object dilation) {
+            ConvTranspose2dOptions o;
+            o.stride = size2d_from(stride, "conv_transpose2d: stride");
+            o.padding = size2d_from(padding, "conv_transpose2d: padding");
+            o.output_padding = size2d_from(output_padding, "conv_transpose2d: output_padding");
+            o.groups = groups;
+            o.dilation = size2d_from(dilation, "conv_transpose2d: dilation");
+            return conv_transpose2d(x, w, or_undefined(b), o);
+        },
+        "input"_a, "weight"_a, "bias"_a = py::none(), "stride"_a = 1, "padding"_a = 0, "output_padding"_a = 0,
+        "groups"_a = 1, "dilation"_a = 1);
+    // size and scale_factor: a number or a pair, exactly one of them (C++ interpolate checks).
+    f.def("interpolate", [](const Tensor& x, py::object size, py::object scale_factor, const std::string& mode,
+                            std::optional<bool> align_corners) {
+            InterpolateOptions o;
+            if (!size.is_none()) o.size = size2d_from(size, "interpolate: size");
+            if (!scale_factor.is_none()) {
+                if (PyFloat_Check(scale_factor.ptr()) || PyLong_Check(scale_factor.ptr())) {
+                    double s = scale_factor.cast<double>();
+                    o.scale_factor = std::make_pair(s, s);
+                } else {
+                    o.scale_factor = scale_factor.cast<std::pair<double, double>>();
+                }
+            }
+            o.mode = mode;
+            if (align_corners) {
+                if (mode == "nearest")
+                    throw Error(ErrorStatus::InvalidArgument,
+                                "interpolate: align_corners can only be set with mode 'bilinear' (mode is 'nearest')");
+                o.align_corners = *align_corners;
+            }
+            return interpolate(x, o);
+        },
+        "input"_a, "size"_a = py::none(), "scale_factor"_a = py::none(), "mode"_a = "nearest",
+        "align_corners"_a = py::none());
     f.def("layer_norm", [](const Tensor& x, py::object shape, std::optional<Tensor> w, std::optional<Tensor> b, double eps) {
             Shape s = PyLong_Check(shape.ptr()) ? Shape{shape.cast<int64_t>()} : shape.cast<Shape>();
             return layer_norm(x, s, or_undefined(w), or_undefined(b), eps);

@@ -18,6 +18,8 @@ group_norm = _zyx._functional.group_norm
 batch_norm = _zyx._functional.batch_norm
 adaptive_avg_pool2d = _zyx._functional.adaptive_avg_pool2d
 adaptive_max_pool2d = _zyx._functional.adaptive_max_pool2d
+conv_transpose2d = _zyx._functional.conv_transpose2d
+interpolate = _zyx._functional.interpolate
 
 
 def relu(input, inplace=False):
