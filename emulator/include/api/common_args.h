@@ -6,7 +6,6 @@
 // Compile-time args come from -DKERNEL_COMPILE_TIME_ARGS=v0,v1,… and are constexpr.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #include "zyx_emu/kernel_abi.h"
@@ -29,9 +28,22 @@ constexpr uint32_t get_ct_arg() {
 }
 }  // namespace zyx_emu_detail
 
-// The compile-time args as a std::array (tt-metal api/compile_time_args.h):
-// kernel_compile_time_args[i], kernel_compile_time_args.size().
-inline constexpr std::array<uint32_t, ZYX_EMU_NUM_CT_ARGS> kernel_compile_time_args = {KERNEL_COMPILE_TIME_ARGS};
+// The compile-time args as tt-metal's api/compile_time_args.h offers them, a constexpr array:
+// kernel_compile_time_args[i], .size(), .data(), range-for. Not a std::array: <array> alone
+// doubles the time to compile a kernel (it pulls in ~15k lines), and every kernel includes this.
+namespace zyx_emu_detail {
+template <uint32_t N>
+struct CtArgArray {
+    uint32_t v[N + 1];  // one spare element: a kernel may have no compile-time args
+    constexpr uint32_t operator[](uint32_t i) const { return v[i]; }
+    static constexpr uint32_t size() { return N; }
+    static constexpr bool empty() { return N == 0; }
+    constexpr const uint32_t* data() const { return v; }
+    constexpr const uint32_t* begin() const { return v; }
+    constexpr const uint32_t* end() const { return v + N; }
+};
+}  // namespace zyx_emu_detail
+inline constexpr zyx_emu_detail::CtArgArray<ZYX_EMU_NUM_CT_ARGS> kernel_compile_time_args = {{KERNEL_COMPILE_TIME_ARGS}};
 
 #define get_compile_time_arg_val(arg_idx) (::zyx_emu_detail::get_ct_arg<(arg_idx)>())
 

@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "zyx_emu/kernel_abi.h"
 
@@ -91,7 +90,9 @@ inline DebugPrinter operator<<(DebugPrinter p, BF16 v) { zyx_emu_detail::dp(ZYX_
 inline DebugPrinter operator<<(DebugPrinter p, F32 v) { return p << v.val; }
 inline DebugPrinter operator<<(DebugPrinter p, U32 v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v.val); return p; }
 // Any pointer but a C string prints as its address, a number (tt-metal prints it as a uint32_t).
-template <typename T, typename = std::enable_if_t<!std::is_same_v<std::remove_cv_t<T>, char>>>
+// (Compiler builtins rather than <type_traits>: every kernel includes this header.)
+template <typename T>
+    requires(!__is_same(T, char) && !__is_same(T, const char))
 inline DebugPrinter operator<<(DebugPrinter p, T* v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, uint64_t(uintptr_t(v))); return p; }
 inline DebugPrinter operator<<(DebugPrinter p, ENDL) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_ENDL, 0); return p; }
 inline DebugPrinter operator<<(DebugPrinter p, HEX) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_HEX, 0); return p; }
@@ -185,8 +186,9 @@ inline zyx_emu_dprint_arg fmt_arg(bf16_t v) { return {ZYX_EMU_DPRINT_BF16, v.val
 inline zyx_emu_dprint_arg fmt_arg(const char* s) { return {ZYX_EMU_DPRINT_STR, uint64_t(uintptr_t(s))}; }
 inline zyx_emu_dprint_arg fmt_arg(ct_string s) { return fmt_arg(s.ptr); }
 // Enums print as their underlying integer.
-template <typename E, typename = std::enable_if_t<std::is_enum_v<E>>>
-inline zyx_emu_dprint_arg fmt_arg(E e) { return fmt_arg(std::underlying_type_t<E>(e)); }
+template <typename E>
+    requires __is_enum(E)
+inline zyx_emu_dprint_arg fmt_arg(E e) { return fmt_arg(__underlying_type(E)(e)); }
 
 template <typename... A>
 inline void device_print(const char* format, const A&... a) {
@@ -196,8 +198,12 @@ inline void device_print(const char* format, const A&... a) {
 }
 
 // Compile-time checks of a format string, as tt-metal's DEVICE_PRINT makes them.
+template <uint32_t N>
+struct FmtCount {
+    static constexpr uint32_t value = N;
+};
 template <typename... A>
-std::integral_constant<uint32_t, sizeof...(A)> fmt_count(const A&...);
+FmtCount<sizeof...(A)> fmt_count(const A&...);
 // 0 when every '{' opens a field ({}, {N…}, {:…}) or is doubled, and every lone '}' closes one.
 constexpr bool fmt_valid(const char* s) {
     for (; *s; ++s) {
