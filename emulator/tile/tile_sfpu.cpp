@@ -8,8 +8,8 @@
 // functions are glibc's libmvec vector variants (declared below: `omp simd` loops calling them
 // become calls of _ZGVeN16v_expf and friends, or the AVX2 / SSE variants without AVX-512), so
 // their results are libmvec's, within its documented 4 ulp (the measured maxima are in
-// docs/numerics.md §6); erf is ours (erf_tile: piecewise polynomials in double, within 0.5013
-// ulp). Ops made of IEEE arithmetic, comparisons and selects read denormal
+// docs/numerics.md §6); erf is ours (erf_tile: piecewise polynomials in fp32 with a
+// compensated last step, within 0.621 ulp, monotonic). Ops made of IEEE arithmetic, comparisons and selects read denormal
 // inputs as zero through the host's MXCSR DAZ flag instead of flushing them in code (the same
 // values), and flush their results explicitly (or by FTZ where that is provably the same: sums
 // and differences). + − × ÷, sqrt and the comparisons stay exact.
@@ -19,7 +19,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "tile_internal.hpp"
@@ -138,12 +140,38 @@ struct ScalarArg {
 #endif
 };
 
-// out = fn(a, b) under DAZ (fn: IEEE arithmetic, comparisons, selects). `vfn` is the same op on
-// 16 lanes (AVX-512 intrinsics), used when the library is built with AVX-512; GCC's own
-// vectorisation of the scalar form spends two more instructions per flush.
-template <ResultFlush F, class A, class B, class Fn, class VFn>
+// Whether DAZ / FTZ can change a result of x + s, x − s, s − x (`Sum`) or x·s (`Product`) for
+// this scalar operand s. Setting and restoring MXCSR costs about a fifth of such an op on a tile,
+// and for most scalars it makes no difference, so map2_daz skips it there:
+// - sums, |s| ≥ 2^-100 (or NaN): a denormal x is below half an ulp of s and of the float below
+//   it, so s ± x rounds to s, as s ± 0 does; and a nonzero sum is ≥ 2^-124 (if |x| ≥ |s|/2, x and
+//   s are multiples of 2^-124, else |s ± x| > |s|/2), so never denormal: nothing for FTZ to do;
+// - products, s = ±0 or FLT_MIN ≤ |s| ≤ 1 (not a denormal s, which DAZ reads as zero): |x·s| ≤
+//   |x|, so a denormal x gives a denormal or zero product with the sign of ±0·s, which the
+//   explicit result flush turns into that same ±0 (FTZ is off for products anyway).
+enum class ScalarUse { None, Sum, Product };
+template <class A, class B>
+inline bool daz_matters(ScalarUse use, A a, B b) {
+    float s;
+    if constexpr (std::is_same_v<B, ScalarArg>) s = b.s;
+    else if constexpr (std::is_same_v<A, ScalarArg>) s = a.s;
+    else return true;
+    switch (use) {
+        case ScalarUse::Sum: return std::fabs(s) < 0x1p-100f;
+        case ScalarUse::Product: return !(std::fabs(s) <= 1.0f) || (s != 0.0f && std::fabs(s) < 0x1p-126f);
+        case ScalarUse::None: break;
+    }
+    return true;
+}
+
+// out = fn(a, b) under DAZ (fn: IEEE arithmetic, comparisons, selects), or without touching
+// MXCSR where daz_matters says it cannot change a result. `vfn` is the same op on 16 lanes
+// (AVX-512 intrinsics), used when the library is built with AVX-512; GCC's own vectorisation of
+// the scalar form spends two more instructions per flush.
+template <ResultFlush F, ScalarUse Use = ScalarUse::None, class A, class B, class Fn, class VFn>
 inline void map2_daz(A a, B b, float* out, [[maybe_unused]] Fn fn, [[maybe_unused]] VFn vfn) {
-    detail::DenormalsAreZero daz(/*flush_results=*/F == ResultFlush::Ftz);
+    std::optional<detail::DenormalsAreZero> daz;
+    if (daz_matters(Use, a, b)) daz.emplace(/*flush_results=*/F == ResultFlush::Ftz);
 #if defined(__AVX512F__)
     for (uint32_t i = 0; i < kTileElems; i += 16) {
         const __m512 r = vfn(a.vec(i), b.vec(i));
@@ -221,120 +249,150 @@ inline double gelu_tanh_call(float x) {
 inline double gelu_tanh_combine(float x, double e) { return x == -kInf ? 0.0 : double(x) / (1.0 + e); }
 
 // ---- erf ----------------------------------------------------------------------------------------
-// Ours rather than libmvec's erff (up to 4 ulp): within 0.5013 ulp of the exact value on every
-// fp32 input, and a little faster (docs/numerics.md §6, §9).
+// Ours rather than libmvec's erff (up to 4 ulp): within 0.6206 ulp of the exact value (erfl) on
+// every fp32 input (all 2^32 checked, max at x = ±0.685379863; 0.13 % of the results below
+// 3.92 are not the correctly rounded ones), odd bit for bit and non-decreasing over all floats
+// (docs/numerics.md §6, §9). Evaluated in fp32, 16 lanes per AVX-512 vector, with one
+// compensated step at the end: ~2× faster than the degree-6 double version it replaced (within
+// 0.5013 ulp, 8 lanes).
 //
-// erf(x) = x·G(a), a = |x| clamped to kErfClamp, G(a) = erf(a)/a (even, smooth, from 2/√π at 0 to
-// 1/4 at 4). From 3.9193 on, erf(x) rounds to ±1 in fp32, and so does kErfClamp·G(kErfClamp).
-// [0, 4) is cut into 16 pieces of width 1/4; on piece k (k/4 ≤ a < (k+1)/4) G is a polynomial of
-// degree 6 in v = a − k/4 ∈ [0, 1/4), evaluated in double by Horner's rule, and a·G is rounded
-// once to fp32 and given the sign of x. a, the piece and v are exact, so the errors are the
-// polynomials' (below 8·10⁻¹¹ relative, 0.0013 ulp) and double rounding (~10⁻¹⁶): the result is
-// the correctly rounded one except within 0.0013 ulp of a rounding boundary (0.02 % of inputs).
-// A NaN passes through every step; a denormal x is read as zero (DAZ), so it gives a zero of its
-// sign, as ±0 do, and results are never denormal.
+// a = |x| clamped to kErfClamp (from 3.9193 on, erf rounds to 1 in fp32). [0, kErfClamp] is cut
+// into 32 pieces of width 1/8 centred on k/8, k = round(8a), with v = 8a − k ∈ [−½, ½] (exact).
+// On piece k, erf(a) = m·f_k(v): for k < kErfSplitPiece, m = a and f_k = erf(a)/a (even, smooth,
+// 2/√π at 0: a relative error of f is one of erf down to the smallest a); from there on m =
+// kErfSplit (their common boundary, so m = min(a, kErfSplit) in both cases) and f_k =
+// erf(a)/kErfSplit, whose variation over a piece is erf's own (tiny where erf is flat near 1: the
+// rounding noise of the evaluation stays far below erf's increase from one float to the next,
+// which keeps the result monotonic). f_k(v) = c0 + v·P(v), c0 a pair of floats (hi + lo), P of
+// degree kErfDegree − 1 by Horner's rule in fp32, and
+//     result = fma(m, c0hi, m·(c0lo + v·P(v)))
+// (m·c0hi exact inside the fma, one rounding of the sum), given the sign of x. The tail
+// m·(c0lo + v·P) is at most ~1/8 of the result, so its fp32 rounding errors and the polynomials'
+// error together stay below 0.121 ulp (measured), on top of the final rounding's 0.5 ulp.
+// (Degree 4 instead of 5 is ~15 % faster but reaches 0.81 ulp.) The table and so every
+// intermediate is scaled by 2^32, undone exactly at the end: without it, for |x| near FLT_MIN
+// the product m·(c0lo + …) would be denormal and its rounding cost up to 0.5 ulp more.
+// A NaN passes through every step; a denormal x is read as zero (flushed in code, not by the
+// host's DAZ), giving a zero of its sign, as ±0 do; results are never denormal (the smallest is
+// ≈ 1.13·FLT_MIN). No intermediate is denormal (the 2^32 scaling), so MXCSR's DAZ / FTZ do not
+// matter and are left alone.
 //
 // The coefficients are derived here, at first use, from libm's long double erf (erfl): on each
-// piece, G is interpolated at the 7 Chebyshev points (the interpolant is within a small factor of
-// the best polynomial of its degree) and the Chebyshev series is rewritten in powers of v.
-constexpr int kErfPieces = 16;
-constexpr int kErfDegree = 6;
-constexpr float kErfClamp = 3.96875f;  // in the last piece; erf there is 1 in fp32
+// piece, from the top degree down, the coefficient of v^j is the leading one of the degree-j
+// polynomial interpolating the remainder at the j + 1 Chebyshev points of [−½, ½], rounded to
+// fp32; the rounded term is then taken out of the remainder (so each rounding error is absorbed
+// by the lower coefficients), and c0 is the midrange of what is left, split into hi + lo.
+//
+// The portable path computes the same operations element by element (std::fma), so the same
+// values bit for bit.
+constexpr int kErfPieces = 32;
+constexpr int kErfDegree = 5;                 // of f_k: c0 plus kErfDegree coefficients of P
+constexpr int kErfRows = kErfDegree + 2;      // c0hi, c0lo, c1 … c_degree
+constexpr int kErfSplitPiece = 5;             // pieces 0–4 (a < 9/16) are a·erf(a)/a
+constexpr float kErfSplit = 0.5625f;          // 9/16, their upper boundary
+constexpr float kErfClamp = 3.9296875f;       // 31.4375/8: in piece 31, erf there is 1 in fp32
+constexpr float kErfMagic = 0x1.8p23f;        // 8a + this rounds to an integer: round(8a)
+constexpr float kErfScale = 0x1p32f;          // the table holds f_k·2^32 (see erf_tile)
 
 struct ErfTable {
-    alignas(64) double c[kErfDegree + 1][kErfPieces];  // c[j][k]: the coefficient of v^j on piece k
+    alignas(64) float c[kErfRows][kErfPieces];  // c[row][k]
 };
 
 ErfTable make_erf_table() {
-    constexpr int n = kErfDegree + 1;  // interpolation points per piece
     const long double pi = 3.141592653589793238462643383279502884L;
     ErfTable table{};
     for (int k = 0; k < kErfPieces; ++k) {
-        // Chebyshev coefficients b_j of G on the piece, in s = 8v − 1 ∈ [−1, 1], from its values
-        // at the points s_i = cos θ_i, θ_i = π(i + ½)/n: b_j = (2/n) Σ_i G(s_i) cos(j θ_i), b_0 halved.
-        long double b[n] = {};
-        for (int i = 0; i < n; ++i) {
-            const long double theta = pi * (i + 0.5L) / n;
-            const long double a = (k + 0.5L + 0.5L * std::cos(theta)) / 4;  // > 0
-            const long double g = std::erf(a) / a;
-            for (int j = 0; j < n; ++j) b[j] += g * std::cos(j * theta) * 2 / n;
+        // f_k(v), v ∈ [−½, ½]; piece 0 reaches a < 0, where erf(a)/a is still right (even).
+        auto f = [k](long double v) -> long double {
+            const long double a = (k + v) / 8;
+            if (k >= kErfSplitPiece) return std::erf(a) / (long double)kErfSplit;
+            return a == 0 ? 2 / std::sqrt(3.141592653589793238462643383279502884L) : std::erf(a) / a;
+        };
+        long double done[kErfDegree + 1] = {};  // the rounded coefficients taken out so far
+        auto rest = [&](long double v) {
+            long double p = 0;
+            for (int j = kErfDegree; j >= 1; --j) p = (p + done[j]) * v;
+            return f(v) - p;
+        };
+        for (int j = kErfDegree; j >= 1; --j) {
+            // Leading coefficient of the degree-j interpolant of rest at the Chebyshev points
+            // v_i = ½cos θ_i: divided differences (Newton form), the last one.
+            const int n = j + 1;
+            long double vs[kErfDegree + 1], dd[kErfDegree + 1];
+            for (int i = 0; i < n; ++i) {
+                vs[i] = 0.5L * std::cos(pi * (i + 0.5L) / n);
+                dd[i] = rest(vs[i]);
+            }
+            for (int l = 1; l < n; ++l)
+                for (int i = n - 1; i >= l; --i) dd[i] = (dd[i] - dd[i - 1]) / (vs[i] - vs[i - l]);
+            done[j] = (long double)float(dd[n - 1]);
+            table.c[1 + j][k] = float(done[j]);
         }
-        b[0] /= 2;
-        // Σ b_j T_j(s) in powers of v: T_0 = 1, T_1 = s = 8v − 1, T_{j+1} = 2s·T_j − T_{j−1}.
-        long double t_prev[n] = {1}, t_cur[n] = {-1, 8}, p[n] = {};
-        for (int i = 0; i < n; ++i) p[i] = b[0] * t_prev[i] + b[1] * t_cur[i];
-        for (int j = 2; j < n; ++j) {
-            long double t_next[n];
-            for (int i = 0; i < n; ++i) t_next[i] = 2 * ((i > 0 ? 8 * t_cur[i - 1] : 0) - t_cur[i]) - t_prev[i];
-            for (int i = 0; i < n; ++i) t_prev[i] = t_cur[i], t_cur[i] = t_next[i], p[i] += b[j] * t_next[i];
+        long double lo = rest(-0.5L), hi = lo;
+        for (int i = -512; i <= 512; ++i) {
+            const long double r = rest(i / 1024.0L);
+            lo = std::min(lo, r), hi = std::max(hi, r);
         }
-        for (int i = 0; i < n; ++i) table.c[i][k] = double(p[i]);
+        const long double c0 = (lo + hi) / 2;
+        table.c[0][k] = float(c0);
+        table.c[1][k] = float(c0 - (long double)table.c[0][k]);
+        for (int j = 0; j < kErfRows; ++j) table.c[j][k] *= kErfScale;  // exact
     }
     return table;
 }
 
-#if !defined(__AVX512F__)
-// a·b + c, with one rounding where the host has FMA (as the AVX-512 path has), else two.
-inline double mul_add(double a, double b, double c) {
-#if defined(FP_FAST_FMA)
-    return std::fma(a, b, c);
-#else
-    return a * b + c;
-#endif
-}
-#endif
-
 void erf_tile(float* __restrict t) {
     static const ErfTable table = make_erf_table();
-    detail::DenormalsAreZero daz(/*flush_results=*/false);
-    // q = floor(4a)/4 comes from a + 1.5·2^50 rounded down (the doubles there are 1/4 apart): that
-    // sum is exact, its low mantissa bits are floor(4a), the piece, and q and v = a − q are exact.
-    const double shift = 0x1.8p50;
 #if defined(__AVX512F__)
-    // 8 lanes per vector, 4 vectors per step, interleaved (their Horner chains are long: one
-    // vector at a time runs ~15 % slower). The coefficient j of each lane's piece is picked from
-    // the two registers holding it for pieces 0–7 and 8–15 by one permute (no gather).
+    // Each coefficient of each lane's piece is picked from the two registers holding it for
+    // pieces 0–15 and 16–31 by one permute (no gather). Two vectors per step, interleaved.
     constexpr int kVectors = 4;
-    __m512d lo[kErfDegree + 1], hi[kErfDegree + 1];
-    for (int j = 0; j <= kErfDegree; ++j) lo[j] = _mm512_load_pd(&table.c[j][0]), hi[j] = _mm512_load_pd(&table.c[j][8]);
-    const __m256 clamp = _mm256_set1_ps(kErfClamp), sign = _mm256_set1_ps(-0.0f);
-    const __m512d shift_v = _mm512_set1_pd(shift);
-    for (uint32_t i = 0; i < kTileElems; i += 8 * kVectors) {
-        __m256 x[kVectors];
-        __m512d a[kVectors], v[kVectors], g[kVectors];
-        __m512i k[kVectors];
+    __m512 lo[kErfRows], hi[kErfRows];
+    for (int j = 0; j < kErfRows; ++j) lo[j] = _mm512_load_ps(&table.c[j][0]), hi[j] = _mm512_load_ps(&table.c[j][16]);
+    const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff), exp_mask = _mm512_set1_epi32(0x7f800000);
+    const __m512i sign_mask = _mm512_set1_epi32(int(0x80000000u));
+    const __m512 clamp = _mm512_set1_ps(kErfClamp), split = _mm512_set1_ps(kErfSplit);
+    const __m512 eight = _mm512_set1_ps(8.0f), magic = _mm512_set1_ps(kErfMagic);
+    const __m512 unscale = _mm512_set1_ps(1.0f / kErfScale);
+    for (uint32_t i = 0; i < kTileElems; i += 16 * kVectors) {
+        __m512i x[kVectors], k[kVectors];
+        __m512 a[kVectors], v[kVectors], p[kVectors];
         for (int u = 0; u < kVectors; ++u) {
-            x[u] = _mm256_loadu_ps(t + i + 8 * u);
-            // minps returns its second operand when either is NaN: a NaN passes.
-            a[u] = _mm512_cvtps_pd(_mm256_min_ps(clamp, _mm256_andnot_ps(sign, x[u])));
-            const __m512d m = _mm512_add_round_pd(a[u], shift_v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-            k[u] = _mm512_castpd_si512(m);
-            v[u] = _mm512_sub_pd(a[u], _mm512_sub_pd(m, shift_v));
-            g[u] = _mm512_permutex2var_pd(lo[kErfDegree], k[u], hi[kErfDegree]);
+            x[u] = _mm512_loadu_si512(t + i + 16 * u);
+            // |x|, or +0 for a denormal (or zero) x
+            const __mmask16 normal = _mm512_test_epi32_mask(x[u], exp_mask);
+            a[u] = _mm512_castsi512_ps(_mm512_maskz_and_epi32(normal, x[u], abs_mask));
+            a[u] = _mm512_min_ps(clamp, a[u]);  // minps returns its second operand when either is NaN: a NaN passes
+            const __m512 m = _mm512_fmadd_ps(a[u], eight, magic);  // magic + round(8a): k in the low bits
+            k[u] = _mm512_castps_si512(m);
+            v[u] = _mm512_fmsub_ps(a[u], eight, _mm512_sub_ps(m, magic));  // 8a − k, exact
+            p[u] = _mm512_permutex2var_ps(lo[kErfRows - 1], k[u], hi[kErfRows - 1]);
         }
-        for (int j = kErfDegree - 1; j >= 0; --j)
-            for (int u = 0; u < kVectors; ++u) g[u] = _mm512_fmadd_pd(g[u], v[u], _mm512_permutex2var_pd(lo[j], k[u], hi[j]));
+        for (int j = kErfRows - 2; j >= 1; --j)
+            for (int u = 0; u < kVectors; ++u) p[u] = _mm512_fmadd_ps(p[u], v[u], _mm512_permutex2var_ps(lo[j], k[u], hi[j]));
         for (int u = 0; u < kVectors; ++u) {
-            const __m256 r = _mm512_cvtpd_ps(_mm512_mul_pd(a[u], g[u]));
-            _mm256_storeu_ps(t + i + 8 * u, _mm256_or_ps(r, _mm256_and_ps(sign, x[u])));
+            // p = c0lo + v·P(v) now; m·c0hi + m·p, the first product exact inside the fma
+            const __m512 m = _mm512_min_ps(a[u], split);  // a NaN gives kErfSplit (p is NaN)
+            __m512 r = _mm512_fmadd_ps(m, _mm512_permutex2var_ps(lo[0], k[u], hi[0]), _mm512_mul_ps(m, p[u]));
+            r = _mm512_mul_ps(r, unscale);  // exact: r is 0, NaN or ≥ 2^32·FLT_MIN
+            // r | (x & sign)
+            _mm512_storeu_si512(t + i + 16 * u, _mm512_ternarylogic_epi32(_mm512_castps_si512(r), x[u], sign_mask, 0xf8));
         }
     }
 #else
-    // The same values, element by element: q from floor (no per-instruction rounding mode in
-    // C++), the coefficients loaded by index (GCC vectorises this loop only where it uses
-    // gathers, which its tuning for AMD's cores does not).
-#pragma omp simd
+    // The same operations element by element (the coefficients loaded by index).
     for (uint32_t i = 0; i < kTileElems; ++i) {
-        const float x = detail::kHostDenormalsAreZero ? t[i] : flush_denormal(t[i]);
-        const float ax = std::fabs(x);
-        const double a = kErfClamp < ax ? kErfClamp : ax;  // a NaN passes
-        const double q = 0.25 * std::floor(4.0 * a);
-        const uint32_t k = uint32_t(std::bit_cast<uint64_t>(q + shift)) & (kErfPieces - 1);  // NaN: any piece
-        const double v = a - q;
-        double g = table.c[kErfDegree][k];
-#pragma GCC unroll 8
-        for (int j = kErfDegree - 1; j >= 0; --j) g = mul_add(g, v, table.c[j][k]);
-        t[i] = std::copysign(float(a * g), x);
+        const uint32_t xb = bits_of(t[i]);
+        float a = (xb & 0x7f800000u) != 0 ? float_of(xb & 0x7fffffffu) : 0.0f;
+        a = kErfClamp < a ? kErfClamp : a;  // as minps(clamp, a): a NaN passes
+        const float m8 = std::fma(a, 8.0f, kErfMagic);
+        const uint32_t k = bits_of(m8) & (kErfPieces - 1);  // NaN: any piece
+        const float v = std::fma(a, 8.0f, -(m8 - kErfMagic));
+        float p = table.c[kErfRows - 1][k];
+        for (int j = kErfRows - 2; j >= 1; --j) p = std::fma(p, v, table.c[j][k]);
+        const float m = a < kErfSplit ? a : kErfSplit;  // as minps(a, split)
+        const float r = std::fma(m, table.c[0][k], m * p) * (1.0f / kErfScale);
+        t[i] = float_of(bits_of(r) | (xb & 0x80000000u));
     }
 #endif
 }
@@ -356,12 +414,13 @@ inline float fmin_select(float x, float y) { return (x < y || y != y) ? x : y; }
 template <class A, class B>
 void binary_impl(SfpuBinary op, A a, B b, float* out) {
     constexpr ResultFlush Ftz = ResultFlush::Ftz, Explicit = ResultFlush::Explicit;
+    constexpr ScalarUse Sum = ScalarUse::Sum, Product = ScalarUse::Product;
     switch (op) {
-        case SfpuBinary::Add: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x + y; }, ZYX_V(_mm512_add_ps(x, y))); return;
-        case SfpuBinary::Sub: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x - y; }, ZYX_V(_mm512_sub_ps(x, y))); return;
-        case SfpuBinary::Rsub: map2_daz<Ftz>(a, b, out, [](float x, float y) { return y - x; }, ZYX_V(_mm512_sub_ps(y, x))); return;
+        case SfpuBinary::Add: map2_daz<Ftz, Sum>(a, b, out, [](float x, float y) { return x + y; }, ZYX_V(_mm512_add_ps(x, y))); return;
+        case SfpuBinary::Sub: map2_daz<Ftz, Sum>(a, b, out, [](float x, float y) { return x - y; }, ZYX_V(_mm512_sub_ps(x, y))); return;
+        case SfpuBinary::Rsub: map2_daz<Ftz, Sum>(a, b, out, [](float x, float y) { return y - x; }, ZYX_V(_mm512_sub_ps(y, x))); return;
         case SfpuBinary::Mul:
-            map2_daz<Explicit>(a, b, out, [](float x, float y) { return x * y; }, ZYX_V(_mm512_mul_ps(x, y)));
+            map2_daz<Explicit, Product>(a, b, out, [](float x, float y) { return x * y; }, ZYX_V(_mm512_mul_ps(x, y)));
             return;
         case SfpuBinary::Div:
             map2_daz<Explicit>(a, b, out, [](float x, float y) { return x / y; }, ZYX_V(_mm512_div_ps(x, y)));

@@ -340,7 +340,7 @@ TEST(TileSfpuUnary, ApproxGeluIsTheTanhFormOthersStayAccurate) {
 // The vectorised functions (glibc's libmvec, and erf: ours) against double references on a sweep
 // of fp32 bit patterns (every 65521st: all binades, both signs), in ulps of the exact result:
 // within libmvec's documented 4 ulp for the fp32 ones, within 1 ulp (one rounding of a double
-// result) for the ops computed in double, 0.51 for erf (ErfIsWithinHalfAnUlpOnEveryThirdFloat
+// result) for the ops computed in double, 0.63 for erf (ErfIsWithinItsBoundOnEveryThirdFloat
 // below sweeps it densely). docs/numerics.md §6 has the maxima of a denser sweep.
 TEST(TileSfpuUnary, VectorisedFunctionsStayWithinTheirUlpBounds) {
     struct Case {
@@ -359,7 +359,7 @@ TEST(TileSfpuUnary, VectorisedFunctionsStayWithinTheirUlpBounds) {
         {SU::Cos, "cos", 0, false, 4, [](double x, double) { return std::cos(x); }},
         {SU::Tan, "tan", 0, false, 4, [](double x, double) { return std::tan(x); }},
         {SU::Tanh, "tanh", 0, false, 4, [](double x, double) { return std::tanh(x); }},
-        {SU::Erf, "erf", 0, false, 0.51, [](double x, double) { return std::erf(x); }},
+        {SU::Erf, "erf", 0, false, 0.63, [](double x, double) { return std::erf(x); }},
         {SU::Sigmoid, "sigmoid", 0, false, 4, [](double x, double) { return 1.0 / (1.0 + std::exp(-x)); }},
         {SU::Elu, "elu", 1.0f, false, 4, [](double x, double p) { return x < 0 ? p * std::expm1(x) : x; }},
         {SU::Softplus, "softplus", 0, false, 4, [](double x, double) { return x > 20 ? x : std::log1p(std::exp(x)); }},
@@ -403,12 +403,14 @@ TEST(TileSfpuUnary, VectorisedFunctionsStayWithinTheirUlpBounds) {
     }
 }
 
-// erf (ours: piecewise polynomials in double, tile_sfpu.cpp) against glibc's erf in double on
-// every third fp32 bit pattern from FLT_MIN to +inf, and on their negations: within 0.51 ulp of
-// the exact value (the correctly rounded result is within 0.5; the polynomials add ~0.002), odd
-// bit for bit, non-decreasing, exactly 1 from x = 4 on (from 3.9193 the exact value rounds to 1).
-// Inputs below FLT_MIN are denormals, read as zero (ErfSpecialValues).
-TEST(TileSfpuUnary, ErfIsWithinHalfAnUlpOnEveryThirdFloat) {
+// erf (ours: piecewise polynomials in fp32, tile_sfpu.cpp) against glibc's erf in double on
+// every third fp32 bit pattern from FLT_MIN to +inf, and on their negations: within 0.63 ulp of
+// the exact value (an exhaustive sweep against erfl measured 0.6206: the final rounding's 0.5
+// plus the fp32 tail's rounding and the polynomials' error), odd bit for bit, non-decreasing,
+// exactly 1 from x = 4 on (from 3.9193 the exact value rounds to 1). Inputs below FLT_MIN are
+// denormals, read as zero (ErfSpecialValues). ErfIsMonotonicOnEveryFloatWhereItIsFlat checks
+// every float where a step of one ulp moves erf least.
+TEST(TileSfpuUnary, ErfIsWithinItsBoundOnEveryThirdFloat) {
     double worst = 0, worst_x = 0;
     float last = 0.0f;  // the previous result: erf is non-decreasing
     Tile in, pos, neg;
@@ -440,7 +442,46 @@ TEST(TileSfpuUnary, ErfIsWithinHalfAnUlpOnEveryThirdFloat) {
         }
     }
     std::printf("erf: max %.4f ulp at x = %.9g\n", worst, worst_x);
-    EXPECT_LE(worst, 0.51) << "at x = " << worst_x;
+    EXPECT_LE(worst, 0.63) << "at x = " << worst_x;
+}
+
+// erf's result must not decrease from one float to the next. Where erf is flat (toward 3.92,
+// erf(x) rises by ~10⁻⁶ ulp per ulp of x) the fp32 rounding noise of the evaluation could break
+// that, and at the pieces' boundaries the polynomials change: every float of [2, 4), and 2^14
+// floats on each side of every piece boundary (k + ½)/8 and of the split 9/16, plus the first
+// 2^18 floats from FLT_MIN (where the table's 2^32 scaling keeps the tail normal), each within
+// 0.63 ulp.
+TEST(TileSfpuUnary, ErfIsMonotonicOnEveryFloatWhereItIsFlat) {
+    std::vector<std::pair<uint32_t, uint32_t>> ranges = {{bits(2.0f), bits(4.0f)}, {0x00800000u, 0x00800000u + (1u << 18)}};
+    for (int k = 0; k < 32; ++k) {
+        const uint32_t b = bits((k + 0.5f) / 8);
+        ranges.push_back({b - (1u << 14), b + (1u << 14)});
+    }
+    const uint32_t split = bits(0.5625f);
+    ranges.push_back({split - (1u << 14), split + (1u << 14)});
+    double worst = 0, worst_x = 0;
+    Tile in, out;
+    for (const auto& [begin, end] : ranges) {
+        float last = -1.0f;
+        for (uint32_t u = begin; u < end;) {
+            int n = 0;
+            for (; n < 1024 && u < end; ++n, ++u) in.v[n] = from_bits(u);
+            for (int i = n; i < 1024; ++i) in.v[i] = 1.0f;
+            out = in;
+            tile::sfpu_unary(SU::Erf, out.v, 0, false);
+            for (int i = 0; i < n; ++i) {
+                const float x = in.v[i], y = out.v[i];
+                if (!(y >= last)) FAIL() << "erf decreases at x = " << x << " (" << std::hex << bits(x) << "): " << y << " after " << last;
+                last = y;
+                const double ref = std::erf(double(x));
+                if (ref >= 1.0 - 0x1p-25) continue;  // rounds to 1 (ErfIsWithinItsBoundOnEveryThirdFloat checks those)
+                const double ulp = std::bit_cast<double>((std::bit_cast<uint64_t>(ref) & 0x7ff0000000000000u) - (uint64_t(23) << 52));
+                const double ulps = std::fabs(double(y) - ref) / ulp;
+                if (ulps > worst) worst = ulps, worst_x = x;
+            }
+        }
+    }
+    EXPECT_LE(worst, 0.63) << "at x = " << worst_x;
 }
 
 TEST(TileSfpuUnary, ErfSpecialValues) {
