@@ -28,10 +28,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/tenstorrent_names.hpp"
@@ -150,6 +152,13 @@ struct DeviceOptions {
     unsigned threads = 0;               // host worker threads for cores; 0 = hardware concurrency
     std::optional<uint64_t> schedule_seed;  // set: seeded random fiber schedule and NoC completion, one worker
     std::string trace_path;             // non-empty: write a Chrome/Perfetto JSON trace of each launch
+    // Set: each completed DPRINT / DEVICE_PRINT line (without its "\n") is also handed here, with
+    // the logical core and the processor (0 BRISC, 1 NCRISC, 2 TRISC0, 3 TRISC1, 4 TRISC2);
+    // ZYX_DEBUG=emu logging is unchanged. Called from the device's worker threads, possibly at
+    // the same time for different cores: the callee serialises what it shares. It must not
+    // throw or call back into the Device. (The tt-metal host API layer, emulator/compat, prints
+    // through it as tt-metal's print server does.)
+    std::function<void(CoreCoord core, unsigned processor, std::string_view line)> dprint_sink;
 };
 
 struct DeviceStats {

@@ -437,6 +437,7 @@ void dprint_text(Fiber& f, const std::string& s) {
         f.dprint.append(s, from, nl - from);
         ZYX_LOG(emu) << "core (" << f.core->logical.x << "," << f.core->logical.y << ") " << proc_name(f.proc)
                      << ": " << f.dprint;
+        if (const auto& sink = dev().options.dprint_sink) sink(f.core->logical, unsigned(f.proc), f.dprint);
         f.dprint.clear();
         from = nl + 1;
     }
