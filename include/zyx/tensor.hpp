@@ -336,13 +336,27 @@ public:
     Tensor selu() const;               // λ·elu(x, α) with α = 1.6732632…, λ = 1.0507009…
     Tensor mish() const;               // x · tanh(softplus(x))
     // Hyperbolic functions and their inverses (float only; integers compute in f32): acosh of
-    // x < 1 and atanh of |x| > 1 are NaN, atanh(±1) = ±inf. (asin, acos, atan and atan2 are not
-    // provided yet: they need an IR op of their own.)
+    // x < 1 and atanh of |x| > 1 are NaN, atanh(±1) = ±inf.
     Tensor sinh() const;
     Tensor cosh() const;
     Tensor asinh() const;
     Tensor acosh() const;
     Tensor atanh() const;
+    // Inverse trigonometric functions (float only; integers and bool compute in f32, 16-bit
+    // floats in f32 rounded once), in radians, as C and PyTorch: NaN gives NaN, signed zeros are
+    // kept (asin(−0) = atan(−0) = −0). Composites of + − × ÷ √ and where (range reduction and
+    // an odd polynomial): within 3 ulp of the exact result in f32, on every device. Gradients are
+    // PyTorch's closed forms, NaN where those are NaN (atan2 at (0, 0), asin outside [−1, 1]);
+    // where those are infinite (asin, acos at ±1) they are ± the largest finite value.
+    Tensor asin() const;               // [−1, 1] → [−π/2, π/2]; outside [−1, 1] NaN
+    Tensor acos() const;               // [−1, 1] → [0, π]; acos(1) = +0, outside [−1, 1] NaN
+    Tensor atan() const;               // → (−π/2, π/2); atan(±inf) = ±π/2
+    // The angle of the point (x, y) = (other, *this), in [−π, π]: y.atan2(x) as PyTorch, C's
+    // atan2 with its whole table of zeros and infinities (atan2(±0, −0) = ±π, atan2(±0, +0) = ±0,
+    // atan2(±inf, −inf) = ±3π/4, atan2(y ≠ 0, ±0) = ±π/2 …). Dtypes promote as `/` (integers and
+    // bool give f32); the tensors broadcast. Numbers on either side: zyx::atan2 below.
+    Tensor atan2(const Tensor& other) const;
+    Tensor atan2(Scalar other) const;
     // Triangles of the last two axes (rank >= 2, any dtype): an element (row i, column j) is kept
     // when j − i <= diagonal (tril) or j − i >= diagonal (triu), else it is 0.
     Tensor tril(int64_t diagonal = 0) const;
@@ -855,6 +869,11 @@ Tensor maximum(const Tensor& x, Scalar y);
 Tensor maximum(Scalar x, const Tensor& y);
 Tensor minimum(const Tensor& x, Scalar y);
 Tensor minimum(Scalar x, const Tensor& y);
+// y.atan2(x) (PyTorch's torch.atan2(input, other)); a number on either side is a 0-d tensor of
+// the dtype the tensor-with-number rules give (atan2(1, x) of an f16 x computes in f16 → f16).
+Tensor atan2(const Tensor& y, const Tensor& x);
+Tensor atan2(const Tensor& y, Scalar x);
+Tensor atan2(Scalar y, const Tensor& x);
 // Joins along an existing axis (sizes must match elsewhere; dtypes promote).
 Tensor cat(const std::vector<Tensor>& tensors, int axis = 0);
 // Joins along a new axis (all shapes equal).

@@ -1,6 +1,6 @@
-// The C++ API's second wave, bound with PyTorch's names and keywords: hyperbolic functions,
-// scans and orderings, in-place ops, indexing with tensors and assignment through indexing,
-// gather / scatter, einsum, and torch.nn.functional's functions with their options.
+// The C++ API's second wave, bound with PyTorch's names and keywords: hyperbolic and inverse
+// trigonometric functions, scans and orderings, in-place ops, indexing with tensors and assignment
+// through indexing, gather / scatter, einsum, and torch.nn.functional's functions with their options.
 #include "ops_util.hpp"
 
 namespace zyx::python {
@@ -50,6 +50,7 @@ auto in_place(F f) {
 void bind_ops_more(py::module_& m, py::class_<Tensor>& cls) {
     // ---- elementwise ----
     UNARY(sinh); UNARY(cosh); UNARY(asinh); UNARY(acosh); UNARY(atanh);
+    UNARY(asin); UNARY(acos); UNARY(atan); BINARY(atan2);  // numpy's arcsin … arctan2: zyx/__init__.py
     cls.def("masked_fill", [](const Tensor& x, const Tensor& mask, const Operand& v) {
             return v.is_tensor() ? x.masked_fill(mask, *v.tensor) : x.masked_fill(mask, *v.scalar);
         },

@@ -26,6 +26,41 @@ def test_atanh_and_acosh_domains():
     check(zyx.tensor(y).acosh(), np.arccosh(y.astype(np.float64)), tol=(1e-5, 1e-6))
 
 
+def test_inverse_trig():
+    x = np.concatenate([np.linspace(-1, 1, 33), [-0.0, 1.5, -2.0, np.nan]]).astype(np.float32)
+    x64 = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        for name, alias, ref in [("asin", "arcsin", np.arcsin), ("acos", "arccos", np.arccos)]:
+            check(getattr(zyx.tensor(x), name)(), ref(x64), tol=(1e-5, 1e-6))
+            check(getattr(zyx, alias)(zyx.tensor(x)), ref(x64), tol=(1e-5, 1e-6))
+    assert math.copysign(1, zyx.tensor([-0.0]).asin().item()) == -1
+    big = np.array([-np.inf, -1e30, -3.0, -0.0, 0.0, 0.3, 2.5, 1e30, np.inf, np.nan], dtype=np.float32)
+    check(zyx.tensor(big).arctan(), np.arctan(big.astype(np.float64)), tol=(1e-5, 1e-6))
+    check(zyx.atan(zyx.tensor(big, dtype=zyx.bfloat16)), np.arctan(big.astype(np.float64)))
+    # atan2 with C's zeros and infinities, the numbers forms and broadcasting
+    y = np.array([[0.0], [-0.0], [1.0], [-np.inf]], dtype=np.float32)
+    xs = np.array([0.0, -0.0, -2.0, np.inf, -np.inf], dtype=np.float32)
+    want = np.arctan2(y.astype(np.float64), xs.astype(np.float64))
+    got = zyx.atan2(zyx.tensor(y), zyx.tensor(xs))
+    check(got, want, tol=(1e-6, 1e-7))
+    np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))
+    check(zyx.tensor(y).arctan2(other=zyx.tensor(xs)), want, tol=(1e-6, 1e-7))
+    check(zyx.arctan2(zyx.tensor(A), 0.5), np.arctan2(A.astype(np.float64), 0.5))
+    check(zyx.tensor(A).atan2(-1), np.arctan2(A.astype(np.float64), -1))
+    assert zyx.tensor([1, 2]).atan().dtype == zyx.float32
+    # gradients: PyTorch's closed forms
+    u = np.array([-0.9, -0.3, 0.0, 0.5, 0.99], dtype=np.float32)
+    t = zyx.tensor(u, requires_grad=True)
+    t.asin().sum().backward()
+    check(t.grad, 1 / np.sqrt(1 - u.astype(np.float64) ** 2), tol=(1e-5, 1e-6))
+    a, b = zyx.tensor(A, requires_grad=True), zyx.tensor(A[0], requires_grad=True)  # b broadcasts over rows
+    zyx.atan2(a, b).sum().backward()
+    y64, x64 = A.astype(np.float64), A[0].astype(np.float64)
+    r2 = y64 ** 2 + x64 ** 2
+    check(a.grad, x64 / r2, tol=(1e-5, 1e-6))
+    check(b.grad, (-y64 / r2).sum(0), tol=(1e-5, 1e-6))
+
+
 def test_scans_and_orderings():
     x = zyx.tensor(A)
     check(x.cumsum(1), np.cumsum(A.astype(np.float64), 1), tol=(1e-5, 1e-5))

@@ -425,7 +425,8 @@ for _name, _dt in [("float", float32), ("double", float64), ("half", float16), (
     setattr(Tensor, _name, (lambda d: lambda self: self.to(d))(_dt))
 for _alias, _name in [("multiply", "mul"), ("subtract", "sub"), ("greater", "gt"), ("less", "lt"),
                       ("greater_equal", "ge"), ("less_equal", "le"), ("not_equal", "ne"), ("absolute", "abs"),
-                      ("clip", "clamp")]:
+                      ("clip", "clamp"), ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
+                      ("arctan2", "atan2")]:
     setattr(Tensor, _alias, getattr(Tensor, _name))
 Tensor.is_cuda = False
 
@@ -450,7 +451,8 @@ clamp clip clamp_min clamp_max tril triu add sub subtract mul multiply div divid
 pow maximum minimum fmod remainder eq ne lt le gt ge greater less greater_equal less_equal not_equal
 logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift
 sum mean prod max min amax amin var std argmax argmin softmax log_softmax logsumexp reshape flatten permute
-transpose t squeeze unsqueeze flip split chunk matmul dot numel sinh cosh asinh acosh atanh cumsum cumprod all
+transpose t squeeze unsqueeze flip split chunk matmul dot numel sinh cosh asinh acosh atanh asin acos atan atan2
+arcsin arccos arctan arctan2 cumsum cumprod all
 any count_nonzero norm sort argsort topk median gather scatter scatter_add index_select take_along_dim nonzero
 masked_select masked_fill clone
 """.split()

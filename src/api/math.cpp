@@ -1,6 +1,7 @@
 // Elementwise math built from other Tensor ops (PyTorch 1.13's definitions): isfinite, nan_to_num,
-// expm1, relu6, hard sigmoid / swish, elu, selu, mish, logaddexp, lerp, and the index-mask
-// constructions tril, triu, outer and diag. Being composites, they fuse like any chain, run on
+// expm1, the hyperbolic and inverse trigonometric functions, relu6, hard sigmoid / swish, elu,
+// selu, mish, logaddexp, lerp, atan2, and the index-mask constructions tril, triu, outer and
+// diag. Being composites, they fuse like any chain, run on
 // every device the primitives run on, and autograd differentiates them through the primitives.
 // Where a branch of a `where` is not selected, its input is replaced by a harmless value first, so
 // that its (zero) gradient does not meet an infinite partial derivative and turn into NaN.
@@ -8,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 
 #include "api/internal.hpp"
@@ -166,6 +168,197 @@ Tensor Tensor::atanh() const {
     // ½·log1p(2x / (1 − x)): accurate near 0; ±1 give ±inf, |x| > 1 NaN.
     return composite("atanh", [&] { return ((w.x * 2 / (1 - w.x)).log1p() * 0.5).cast(w.out); });
 }
+
+// Inverse trigonometric functions, all from one arctangent of a nonnegative argument a:
+//   a <= tan(π/8):             atan(a) = P(a)
+//   tan(π/8) < a <= tan(3π/8): atan(a) = π/4 + P((a − 1)/(a + 1))
+//   a > tan(3π/8):             atan(a) = π/2 + P(−1/a)
+// so that P only sees |r| <= tan(π/8). P(r) = r + r·z·Q(z), z = r², where Q interpolates
+// (atan(√z) − √z)/(z·√z) at the Chebyshev points of [0, 0.41422²] (computed in 113-bit floats):
+// degree 5 for f32 working precision (relative error of P 8.5e-11, far below an f32 ulp) and 11
+// for f64 (1.8e-19). The multiples of π/4 are added as a rounded part and the rest (hi + (p + lo)).
+//
+// Gradients are PyTorch's closed forms rather than the derivative of this construction (which
+// would be a polynomial's derivative, and whose backward kernel would hold every Horner step at
+// once): the value is built without recording a gradient, and the closed form is attached by
+// with_slope below.
+namespace {
+constexpr double kTanPi8 = 0.41421356237309505, kTan3Pi8 = 2.4142135623730951;
+constexpr double kAtanQ32[] = {-0.333333343, 0.199999779,  -0.142841503,
+                               0.110713616,  -0.0862465203, 0.0504807606};
+constexpr double kAtanQ64[] = {-0.33333333333333331,  0.19999999999999804,   -0.14285714285659812,
+                               0.11111111105153937,   -0.090909087534257429, 0.076922963728598082,
+                               -0.066664248467217385, 0.058789285492297193,  -0.052304509666811966,
+                               0.045515781496647055,  -0.034570174391823104, 0.016285327322755495};
+
+// m·π/4 as hi + lo: hi rounded to the working dtype, lo the rest (rounded when used).
+struct PiPart {
+    double hi, lo;
+};
+PiPart quarter_pi(int m, DType wt) {
+    const long double v = 0.785398163397448309615660845819875721L * m;
+    double hi = wt == DType::f64 ? double(v) : double(float(v));
+    return {hi, double(v - hi)};
+}
+
+// P(r) in the working dtype wt (f32 or f64).
+Tensor atan_poly(const Tensor& r, DType wt) {
+    const double* q = wt == DType::f64 ? kAtanQ64 : kAtanQ32;
+    size_t n = wt == DType::f64 ? std::size(kAtanQ64) : std::size(kAtanQ32);
+    Tensor z = r * r;
+    Tensor s = z * q[n - 1] + q[n - 2];
+    for (size_t i = n - 2; i-- > 0;) s = s * z + q[i];
+    return r + r * (z * s);
+}
+
+// atan(a) for a >= 0 or NaN; `unit`: a <= 1 is known (the third branch is left out).
+Tensor atan_nonneg(const Tensor& a, DType wt, bool unit) {
+    Tensor small = a <= kTanPi8;
+    Tensor big = unit ? Tensor() : a > kTan3Pi8;
+    Tensor am = where(unit ? small : small.logical_or(big), 1, a);
+    Tensor r = where(small, a, (am - 1) / (am + 1));
+    if (!unit) r = where(big, -1 / where(big, a, 1), r);
+    Tensor p = atan_poly(r, wt);
+    PiPart q1 = quarter_pi(1, wt), q2 = quarter_pi(2, wt);
+    Tensor v = where(small, p, (p + q1.lo) + q1.hi);
+    return unit ? v : where(big, (p + q2.lo) + q2.hi, v);
+}
+
+// atan(t) for any t; `unit`: |t| <= 1 is known. Odd, −0 kept.
+Tensor atan_signed(const Tensor& t, DType wt, bool unit) {
+    Tensor v = atan_nonneg(t.abs(), wt, unit);
+    return where(t == 0, t, where(t < 0, -v, v));
+}
+
+// asin(x) = 2·atan(tan(asin(x)/2)), tan(θ/2) = x / (1 + √(1 − x²)) in [−1, 1]: finite at ±1
+// (π/2 there), NaN outside [−1, 1] from the square root. Below 2^-12 (2^-27 in f64) asin(x)
+// rounds to x itself; taking x there also keeps x / 2 out of the denormals, which a device that
+// flushes them would turn into 0.
+Tensor asin_of(const Tensor& x, DType wt) {
+    Tensor t = x / (1 + ((1 - x) * (1 + x)).sqrt());
+    return where(x.abs() < (wt == DType::f64 ? 0x1p-27 : 0x1p-12), x, atan_signed(t, wt, true) * 2);
+}
+
+// acos(x) = 2·atan(√((1 − x)/(1 + x))): 1 − x is exact near 1 and 1 + x near −1, so neither end
+// cancels; −1 gives 2·atan(inf) = π, outside [−1, 1] the square root gives NaN.
+Tensor acos_of(const Tensor& x, DType wt) { return atan_nonneg(((1 - x) / (1 + x)).sqrt(), wt, false) * 2; }
+
+// Whether the sign bit of t is set (t < 0, −0, −inf; not NaN): 1/−0 is −inf.
+Tensor sign_bit(const Tensor& t) { return (t < 0).logical_or(t.reciprocal() < 0); }
+
+// atan2(y, x): a = atan(min(|x|, |y|) / max(|x|, |y|)) in [0, π/4], placed in its octant by the
+// comparison and the sign bits (−0 included), then given the sign of y.
+Tensor atan2_of(const Tensor& y, const Tensor& x, DType wt) {
+    Tensor ny = sign_bit(y), nx = sign_bit(x);
+    Tensor ay = y.abs(), ax = x.abs();
+    Tensor swap = ay > ax;  // false when either is NaN
+    Tensor num = where(swap, ax, ay), den = where(swap, ay, ax);
+    // num <= den; 0 / 0 (both zeros) is 0 and inf / inf is 1.
+    Tensor both_inf = (num == INFINITY).logical_and(den == INFINITY);
+    Tensor r = where(both_inf, 1, num / where(den == 0, 1, den));
+    Tensor a = atan_nonneg(r, wt, true);
+    PiPart h = quarter_pi(2, wt), p = quarter_pi(4, wt);
+    // swap: π/2 − a (x >= 0) or π/2 + a (x < 0); else a or π − a.
+    Tensor v = where(swap, where(nx, (a + h.lo) + h.hi, (h.lo - a) + h.hi), where(nx, (p.lo - a) + p.hi, a));
+    return where(ny, -v, v);
+}
+
+// Whether the op being built must record a gradient to x.
+bool needs_grad(const Tensor& x) { return graph::grad_enabled() && x.requires_grad(); }
+
+// `f`, built without gradient, given the gradient g·slope with respect to x: f − t with
+// t = (x₀ − x)·slope, x₀ a copy of x that records no gradient, and t replaced by 0 where it is not
+// 0 (x infinite or NaN, slope NaN), so the value is f's: t is ±0 and +0 wherever f is −0 (the
+// slopes are >= 0 there). An infinite slope becomes ± the largest finite value (0·inf is NaN);
+// a NaN slope stays, so the gradient is NaN where PyTorch's is.
+Tensor with_slope(const Tensor& f, const Tensor& x, const Tensor& slope) {
+    Tensor x0, s;
+    {
+        NoGradGuard off;
+        x0 = x * 1;
+        double big = max_finite(x.dtype());
+        s = slope.clamp(-big, big);
+    }
+    Tensor t = (x0 - x) * s;
+    Tensor ok;
+    {
+        NoGradGuard off;
+        ok = t == 0;
+    }
+    return f - where(ok, t, 0);
+}
+
+// f() built without gradient and, when x needs one, given the gradient slope()·g (with_slope).
+template <class F, class S>
+Tensor with_closed_form(const Tensor& x, F f, S slope) {
+    const bool grad = needs_grad(x);
+    Tensor v, s;
+    {
+        NoGradGuard off;
+        v = f();
+        if (grad) s = slope();
+    }
+    return grad ? with_slope(v, x, s) : v;
+}
+
+// The number s as a 0-d tensor next to `like` (the tensor-with-number dtype rules).
+Tensor number_next_to(Scalar s, const Tensor& like, const char* op) {
+    const NodePtr& n = node_of(like, op);
+    return wrap(constant(s, promote_scalar(n->dtype, s), {}, n->device));
+}
+}  // namespace
+
+// Gradients (PyTorch's): asin′ = 1/√(1 − x²), acos′ = −1/√(1 − x²), atan′ = 1/(1 + x²); at ±1
+// the first two are ± the largest finite value (PyTorch: ±inf).
+Tensor Tensor::asin() const {
+    FloatWork w = float_work(*this, "asin");
+    DType wt = working_dtype(w.out);
+    const Tensor& x = w.x;
+    return composite("asin", [&] {
+        auto f = [&] { return asin_of(x, wt); };
+        return with_closed_form(x, f, [&] { return ((1 - x) * (1 + x)).rsqrt(); }).cast(w.out);
+    });
+}
+
+Tensor Tensor::acos() const {
+    FloatWork w = float_work(*this, "acos");
+    DType wt = working_dtype(w.out);
+    const Tensor& x = w.x;
+    return composite("acos", [&] {
+        auto f = [&] { return acos_of(x, wt); };
+        return with_closed_form(x, f, [&] { return -((1 - x) * (1 + x)).rsqrt(); }).cast(w.out);
+    });
+}
+
+Tensor Tensor::atan() const {
+    FloatWork w = float_work(*this, "atan");
+    DType wt = working_dtype(w.out);
+    const Tensor& x = w.x;
+    return composite("atan", [&] {
+        auto f = [&] { return atan_signed(x, wt, false); };
+        return with_closed_form(x, f, [&] { return 1 / (1 + x * x); }).cast(w.out);
+    });
+}
+
+// Gradients (PyTorch's): ∂/∂y = x/(x² + y²), ∂/∂x = −y/(x² + y²); NaN at (0, 0), as PyTorch.
+Tensor atan2(const Tensor& y, const Tensor& x) {
+    const NodePtr& a = node_of(y, "atan2");
+    const NodePtr& b = node_of(x, "atan2");
+    same_device("atan2", a, b);
+    broadcast_shapes("atan2", a->shape, b->shape);
+    DType out = float_of(promote(a->dtype, b->dtype));
+    DType wt = working_dtype(out);
+    return composite("atan2", [&] {
+        Tensor p = wrap(cast_to(a, wt)), q = wrap(cast_to(b, wt));
+        auto r2 = [&] { return p * p + q * q; };
+        Tensor v = with_closed_form(p, [&] { return atan2_of(p, q, wt); }, [&] { return q / r2(); });
+        return with_closed_form(q, [&] { return v; }, [&] { return -p / r2(); }).cast(out);
+    });
+}
+Tensor atan2(const Tensor& y, Scalar x) { return atan2(y, number_next_to(x, y, "atan2")); }
+Tensor atan2(Scalar y, const Tensor& x) { return atan2(number_next_to(y, x, "atan2"), x); }
+Tensor Tensor::atan2(const Tensor& other) const { return zyx::atan2(*this, other); }
+Tensor Tensor::atan2(Scalar other) const { return zyx::atan2(*this, other); }
 
 Tensor Tensor::relu6() const {
     const NodePtr& n = node_of(*this, "relu6");

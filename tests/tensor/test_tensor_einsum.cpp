@@ -7,34 +7,14 @@
 #include <random>
 
 #include "tensor_test_env.hpp"
+#include "tensor_test_values.hpp"
 #include "zyx/tensor.hpp"
 
 namespace {
 
 using namespace zyx;
-
-std::vector<double> values(int64_t n, uint32_t seed, double lo = -1, double hi = 1) {
-    std::mt19937 g(seed);
-    std::uniform_real_distribution<double> u(lo, hi);
-    std::vector<double> v(static_cast<size_t>(n));
-    for (auto& x : v) x = double(float(u(g)));
-    return v;
-}
-
-void expect_near(const Tensor& got, const Shape& shape, const std::vector<double>& want, double tol = 1e-5) {
-    ASSERT_EQ(got.shape(), shape);
-    std::vector<double> g = got.to(Device::host()).cast(DType::f64).to_vector<double>();
-    ASSERT_EQ(g.size(), want.size());
-    for (size_t i = 0; i < g.size(); ++i) {
-        if (std::isnan(want[i])) {
-            EXPECT_TRUE(std::isnan(g[i])) << "element " << i;
-        } else if (std::isinf(want[i])) {
-            EXPECT_EQ(g[i], want[i]) << "element " << i;
-        } else {
-            EXPECT_NEAR(g[i], want[i], tol * (1 + std::fabs(want[i]))) << "element " << i;
-        }
-    }
-}
+using zyx::test::expect_near;
+using zyx::test::values;
 
 std::vector<Device> devices() {
     std::vector<Device> ds = {Device::host()};

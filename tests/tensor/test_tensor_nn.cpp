@@ -10,36 +10,18 @@
 #include <random>
 
 #include "tensor_test_env.hpp"
+#include "tensor_test_values.hpp"
 #include "zyx/tensor.hpp"
 
 namespace {
 
 using namespace zyx;
+using zyx::test::expect_near;
+using zyx::test::values;
 
 const double kInf = std::numeric_limits<double>::infinity();
 
-std::vector<double> values(int64_t n, uint32_t seed, double lo = -1, double hi = 1) {
-    std::mt19937 g(seed);
-    std::uniform_real_distribution<double> u(lo, hi);
-    std::vector<double> v(static_cast<size_t>(n));
-    for (auto& x : v) x = double(float(u(g)));  // exact in f32
-    return v;
-}
-
 Tensor make(const std::vector<double>& v, const Shape& s, DType t = DType::f32) { return tensor(v, s, t); }
-
-void expect_near(const Tensor& got, const Shape& shape, const std::vector<double>& want, double tol = 1e-5) {
-    ASSERT_EQ(got.shape(), shape);
-    std::vector<double> g = got.to(Device::host()).cast(DType::f64).to_vector<double>();
-    ASSERT_EQ(g.size(), want.size());
-    for (size_t i = 0; i < g.size(); ++i) {
-        if (std::isnan(want[i])) {
-            EXPECT_TRUE(std::isnan(g[i])) << "element " << i;
-            continue;
-        }
-        EXPECT_NEAR(g[i], want[i], tol * (1 + std::fabs(want[i]))) << "element " << i;
-    }
-}
 
 void expect_error(const std::function<void()>& f, const std::vector<std::string>& fragments) {
     try {

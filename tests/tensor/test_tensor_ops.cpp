@@ -380,6 +380,9 @@ Table unary_group() {
     unary_float(t, "elu_alpha0.5", [](const Tensor& x) { return x.elu(0.5); }, elu_ref(0.5));
     unary_float(t, "selu", [](const Tensor& x) { return x.selu(); }, selu_ref);
     unary_float(t, "mish", [](const Tensor& x) { return x.mish(); }, mish_ref);
+    unary_float(t, "asin", [](const Tensor& x) { return x.asin(); }, [](double v) { return std::asin(v); }, Gen::real, -1, 1);
+    unary_float(t, "acos", [](const Tensor& x) { return x.acos(); }, [](double v) { return std::acos(v); }, Gen::real, -1, 1);
+    unary_float(t, "atan", [](const Tensor& x) { return x.atan(); }, [](double v) { return std::atan(v); }, Gen::real, -9, 9);
     // ±inf, NaN, ±0, the kinks at ±3, and values far out (overflowing exp in every float dtype).
     struct Special { const char* name; std::function<Tensor(const Tensor&)> op; std::function<double(double)> f; };
     const std::vector<Special> specials = {
@@ -605,6 +608,8 @@ Table binary_group() {
     BinOp logaddexp_op = [](const Tensor& a, const Tensor& b) { return zyx::logaddexp(a, b); };
     binary(t, "logaddexp", kFloats, logaddexp_op, logaddexp_ref);
     binary(t, "logaddexp ->f32", {i32, u8, b8}, logaddexp_op, logaddexp_ref, [](DType) { return f32; });
+    binary(t, "atan2", kFloats, [](const Tensor& a, const Tensor& b) { return zyx::atan2(a, b); },
+           [](double a, double b) { return std::atan2(a, b); });
     for (DType d : kFloats) {  // every pair of special values ([10,1] with [10])
         t.add("logaddexp specials " + dn(d), {Sp(d, {10}), Sp(d, {10})},
               [](const Ins& x, Device) { return zyx::logaddexp(x[0].reshape({10, 1}), x[1]); },
