@@ -118,8 +118,9 @@ void KernelBuilder::build() {
 }
 
 void KernelBuilder::note(const Node* n) {
-    if (!log_enabled(LogChannel::sched)) return;  // labels are for the log only: they cost allocations
-    if (fused_seen_.insert(n).second) fused.push_back(n->label());
+    if (!fused_seen_.insert(n).second) return;
+    fused_nodes.push_back(n);
+    if (log_enabled(LogChannel::sched)) fused.push_back(n->label());  // labels cost allocations: log only
 }
 
 View KernelBuilder::compose(Node* n, const Ctx& ctx, size_t first, size_t count) const {

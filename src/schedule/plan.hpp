@@ -52,6 +52,7 @@ public:
     std::vector<std::shared_ptr<graph::Buffer>> input_buffers;  // one per kernel input
     std::vector<backend::Scalar> scalars;                       // one per kernel scalar
     std::vector<std::string> fused;                             // labels, root first (ZYX_DEBUG=sched only)
+    std::vector<const graph::Node*> fused_nodes;                // the nodes fused, root first
     std::vector<graph::Node*> on_the_spot_cuts;
 
 private:
@@ -69,7 +70,7 @@ private:
     int emit_reduce(graph::Node* n, const Ctx& ctx);
     int cut_here(graph::Node* n, const Ctx& ctx);
     kernel::View compose(graph::Node* n, const Ctx& ctx, size_t first, size_t count) const;
-    void note(const graph::Node* n);  // records n in `fused`
+    void note(const graph::Node* n);  // records n in `fused_nodes` (and its label in `fused`)
 
     graph::Node* root_;
     const Plan& plan_;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -114,6 +115,39 @@ std::string join(const std::vector<std::string>& v, size_t max) {
     return s;
 }
 
+// At most this many splits of one kernel before it goes to the host.
+constexpr int kMaxSplits = 16;
+
+// Whether a device's reason for refusing a kernel is its size, which a smaller kernel cures:
+// the Tenstorrent generator's "needs more than N DST tiles at once" (codegen/compute.cpp) and
+// "launch scalars, more than the N a program takes" (tenstorrent/device.cpp).
+bool splitting_helps(const std::string& why) {
+    return why.find("DST tiles") != std::string::npos || why.find("launch scalars") != std::string::npos;
+}
+
+// The fused node (not the root, fused[0]) whose fused sub-DAG is closest to half of the kernel:
+// cutting there leaves two kernels of about equal size. Null when nothing but the root is fused.
+const Node* split_point(const std::vector<const Node*>& fused) {
+    if (fused.size() < 2) return nullptr;
+    std::unordered_set<const Node*> in_kernel(fused.begin(), fused.end());
+    const Node* best = nullptr;
+    size_t best_balance = 0;
+    for (size_t i = 1; i < fused.size(); ++i) {
+        // Fused nodes reachable from fused[i] through fused nodes, itself included.
+        std::unordered_set<const Node*> seen;
+        std::vector<const Node*> stack = {fused[i]};
+        while (!stack.empty()) {
+            const Node* m = stack.back();
+            stack.pop_back();
+            if (!in_kernel.count(m) || !seen.insert(m).second) continue;
+            for (const graph::NodePtr& in : m->inputs) stack.push_back(in.get());
+        }
+        size_t balance = std::min(seen.size(), fused.size() - seen.size());
+        if (!best || balance > best_balance) best = fused[i], best_balance = balance;
+    }
+    return best;
+}
+
 struct Job {
     enum class Kind { kernel, copy, alias, empty } kind = Kind::kernel;
     Node* node = nullptr;             // the cut node (alive until its job ran: see realize())
@@ -128,7 +162,7 @@ struct Job {
 
 class Realization {
 public:
-    explicit Realization(const Plan& plan) : plan_(plan) {}
+    explicit Realization(const Plan& plan) : plan_(plan) {}  // a copy: splits add cuts
 
     void plan_node(Node* n);
     void compile_all();
@@ -138,7 +172,7 @@ private:
     std::shared_ptr<Buffer> buffer_of(Node* n);
     void launch(Job& job);
 
-    const Plan& plan_;
+    Plan plan_;
     std::vector<Job> jobs_;
     std::unordered_map<const Node*, std::shared_ptr<Buffer>> planned_;
 };
@@ -174,7 +208,21 @@ void Realization::plan_node(Node* n) {
         job.run = &home;
         build(home);
         std::string why;
-        if (!home.backend->supports(job.kb->kernel, &why)) {
+        bool ok = home.backend->supports(job.kb->kernel, &why);
+        // A kernel refused for its size (more registers than the device has, a Tenstorrent core's
+        // DST tiles; more launch scalars than a program takes) is split rather than sent to the
+        // host: a fused node near the middle gets a buffer of its own on the device, and both
+        // parts are planned again (each split alike when it is still too large).
+        for (int split = 0; !ok && split < kMaxSplits && splitting_helps(why); ++split) {
+            const Node* at = split_point(job.kb->fused_nodes);
+            if (!at) break;
+            plan_.cut.insert(at);
+            ZYX_LOG(sched) << n->device.str() << " does not fit the kernel for " << n->label() << " (" << why
+                           << "): split at " << at->label();
+            build(home);
+            ok = home.backend->supports(job.kb->kernel, &why);
+        }
+        if (!ok) {
             job.run = &device_slot(Device::host());
             ++g_stats.fallbacks;
             ZYX_LOG(sched) << n->device.str() << " does not support the kernel for " << n->label() << " (" << why

@@ -97,6 +97,33 @@ void same_as_interpreter(const std::string& what, const std::function<Tensor(Dev
     }
 }
 
+// Kernels too large for one program are split into programs that fit, all on the chip, rather
+// than sent to the host: a balanced tree of 2^9 distinct leaves needs 10 DST tiles at once (full
+// sync gives 8), and with a distinct constant in every leaf it has 1000+ launch scalars (a
+// program takes 256); the same inside a reduction.
+TEST(TtTensors, KernelsTooLargeForOneProgramAreSplitOnTheChip) {
+    if (!have_tt()) GTEST_SKIP() << "tt:0 is not available in this build or configuration";
+    // `constants` distinct leaf constants, cycled: the leaves still differ, the scalars repeat.
+    std::function<Tensor(const Tensor&, int, int&, int)> tree = [&](const Tensor& x, int depth, int& leaf,
+                                                                     int constants) -> Tensor {
+        if (depth == 0) return x * (1 + 0.01 * (leaf++ % constants)) - 0.5;
+        Tensor l = tree(x, depth - 1, leaf, constants);
+        return depth % 2 ? l + tree(x, depth - 1, leaf, constants) : l - tree(x, depth - 1, leaf, constants) * 0.5;
+    };
+    for (int constants : {7, 1 << 9}) {
+        const std::string what = constants == 7 ? "DST-bound tree" : "scalar-bound tree";
+        auto deep = [&](Device d) {
+            int leaf = 0;
+            return tree(data({40, 70}, d, 8), 9, leaf, constants);
+        };
+        Launched l = launched([&] { deep(kTT).realize(); });
+        EXPECT_GT(l.kernels, 1u) << what << " fit in one program";
+        EXPECT_EQ(l.on_tt, l.kernels) << what;
+        same_as_interpreter(what, deep, 1e-4);
+        same_as_interpreter(what, " summed over rows", [&](Device d) { return deep(d).sum(-1); }, 1e-4);
+    }
+}
+
 TEST(TtTensors, ShapesAtTileEdges) {
     if (!have_tt()) GTEST_SKIP() << "tt:0 is not available in this build or configuration";
     const std::vector<Shape> shapes = {{37, 50}, {1, 33}, {64, 1}, {}, {3, 33, 65}, {5, 0}};

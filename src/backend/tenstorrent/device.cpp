@@ -176,6 +176,11 @@ const TTDevice::Generated& TTDevice::generate(const kernel::Kernel& k) const {
     target.dram_alignment = desc_.dram_alignment;
     try {
         kernel::validate(k);
+        // Launch scalars travel as runtime args of one program: at most protocol::kMaxScalars.
+        if (k.scalars.size() > protocol::kMaxScalars)
+            throw Error(ErrorStatus::Unsupported, "Unsupported: the kernel has " + std::to_string(k.scalars.size()) +
+                                                      " launch scalars, more than the " +
+                                                      std::to_string(protocol::kMaxScalars) + " a program takes");
         std::optional<codegen::Plan> plan = codegen::make_plan(k, target, &g.why);
         if (plan) g.program = codegen::make_program(*plan);
     } catch (const Error& e) {  // a kernel the generator cannot write (DST slots, …) or an invalid one
