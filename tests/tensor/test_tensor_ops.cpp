@@ -43,6 +43,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -383,6 +384,22 @@ Table unary_group() {
     unary_float(t, "asin", [](const Tensor& x) { return x.asin(); }, [](double v) { return std::asin(v); }, Gen::real, -1, 1);
     unary_float(t, "acos", [](const Tensor& x) { return x.acos(); }, [](double v) { return std::acos(v); }, Gen::real, -1, 1);
     unary_float(t, "atan", [](const Tensor& x) { return x.atan(); }, [](double v) { return std::atan(v); }, Gen::real, -9, 9);
+    // Hyperbolic functions: acosh on [1, 9] (integers 1..3), atanh on (-1, 1) (integers -1, 0, 1:
+    // atanh(±1) = ±inf).
+    struct Hyp { const char* name; std::function<Tensor(const Tensor&)> op; double (*f)(double); double lo, hi; };
+    for (const Hyp& h : {Hyp{"sinh", [](const Tensor& x) { return x.sinh(); }, std::sinh, -3, 3},
+                         Hyp{"cosh", [](const Tensor& x) { return x.cosh(); }, std::cosh, -3, 3},
+                         Hyp{"asinh", [](const Tensor& x) { return x.asinh(); }, std::asinh, -9, 9},
+                         Hyp{"acosh", [](const Tensor& x) { return x.acosh(); }, std::acosh, 1, 9},
+                         Hyp{"atanh", [](const Tensor& x) { return x.atanh(); }, std::atanh, -1, 1}})
+        for (DType d : kFloats)
+            t.add(std::string(h.name) + " " + dn(d), {R(d, {2, 3}, h.lo, h.hi)}, [op = h.op](const Ins& x, Device) { return op(x[0]); },
+                  [f = h.f](const Refs& r) { return map(r[0], float_of(r[0].dtype), f); });
+    // Integer inputs compute in f32 (one line each for the two with special values at integers).
+    t.add("atanh i32->f32", {I(i32, {4}, -1, 1)}, [](const Ins& x, Device) { return x[0].atanh(); },
+          [](const Refs& r) { return map(r[0], f32, [](double v) { return std::atanh(v); }); });
+    t.add("acosh u8->f32", {I(u8, {4}, 0, 3)}, [](const Ins& x, Device) { return x[0].acosh(); },
+          [](const Refs& r) { return map(r[0], f32, [](double v) { return std::acosh(v); }); });
     // ±inf, NaN, ±0, the kinks at ±3, and values far out (overflowing exp in every float dtype).
     struct Special { const char* name; std::function<Tensor(const Tensor&)> op; std::function<double(double)> f; };
     const std::vector<Special> specials = {
@@ -1083,8 +1100,72 @@ Ref cat_ref(const Refs& parts, int axis, DType t) {
     return r;
 }
 
+// einsum from its definition: for every index of the output labels, the sum over every index of
+// the other labels of the product of the operands at those labels. Without "->" the output is the
+// labels that appear once, in alphabetical order.
+Ref einsum_ref(const std::string& eq, const Refs& ops, DType out) {
+    size_t arrow = eq.find("->");
+    std::string lhs = eq.substr(0, arrow), outl;
+    std::vector<std::string> terms(1);
+    for (char ch : lhs) {
+        if (ch == ',') terms.emplace_back();
+        else terms.back() += ch;
+    }
+    std::map<char, int64_t> size, count;
+    for (size_t o = 0; o < terms.size(); ++o)
+        for (size_t d = 0; d < terms[o].size(); ++d) {
+            size[terms[o][d]] = ops[o].shape[d];
+            ++count[terms[o][d]];
+        }
+    if (arrow != std::string::npos) {
+        outl = eq.substr(arrow + 2);
+    } else {
+        for (auto [ch, n] : count)
+            if (n == 1) outl += ch;
+    }
+    std::string inner;
+    for (auto [ch, n] : size)
+        if (outl.find(ch) == std::string::npos) inner += ch;
+    Shape os, is;
+    for (char ch : outl) os.push_back(size[ch]);
+    for (char ch : inner) is.push_back(size[ch]);
+    Ref r{os, out, {}};
+    for (int64_t i = 0; i < numel(os); ++i) {
+        std::map<char, int64_t> at;
+        auto oi = unravel(i, os);
+        for (size_t d = 0; d < outl.size(); ++d) at[outl[d]] = oi[d];
+        double s = 0;
+        for (int64_t j = 0; j < numel(is); ++j) {
+            auto ii = unravel(j, is);
+            for (size_t d = 0; d < inner.size(); ++d) at[inner[d]] = ii[d];
+            double p = 1;
+            for (size_t o = 0; o < terms.size(); ++o) {
+                std::vector<int64_t> idx;
+                for (char ch : terms[o]) idx.push_back(at[ch]);
+                p *= ops[o].v[size_t(ravel(idx, ops[o].shape))];
+            }
+            s += p;
+        }
+        r.v.push_back(as_dtype(s, out));
+    }
+    return r;
+}
+
 Table movement_group() {
     Table t;
+    // einsum (lowered to permutes, diagonals, broadcasts, a product and a sum): the matrix
+    // product forms on f32 and bf16, the others on f32.
+    struct Ein { std::string eq; std::vector<Shape> shapes; };
+    for (const Ein& e : {Ein{"ij,jk->ik", {{3, 4}, {4, 2}}}, Ein{"bij,bjk->bik", {{2, 3, 4}, {2, 4, 2}}},
+                         Ein{"ii->i", {{3, 3}}}, Ein{"i,j->ij", {{3}, {4}}}, Ein{"ij,jk", {{2, 3}, {3, 4}}}})
+        for (DType d : {f32, bf16}) {
+            if (d == bf16 && e.eq != "bij,bjk->bik") continue;
+            std::vector<In> in;
+            for (const Shape& s : e.shapes) in.push_back(V(d, s));
+            t.add("einsum " + e.eq + " " + dn(d), in, [eq = e.eq](const Ins& x, Device) { return zyx::einsum(eq, x); },
+                  [eq = e.eq, d](const Refs& r) { return einsum_ref(eq, r, d); });
+        }
+
     movement(t, "reshape -1", {2, 3, 4}, [](const Tensor& x) { return x.reshape({4, -1}); },
              [](const Ref& a) { return reshape(a, {4, 6}); });
     movement(t, "flatten 1..2", {2, 3, 4}, [](const Tensor& x) { return x.flatten(1); },
@@ -1299,8 +1380,402 @@ std::string size2d_name(zyx::Size2d s) {
     return s.h == s.w ? std::to_string(s.h) : "(" + std::to_string(s.h) + "," + std::to_string(s.w) + ")";
 }
 
+// conv_transpose2d from its definition (the adjoint of conv2d): input cell (ih, iw) of channel
+// g·Cg + c adds x·w[g·Cg + c, oc, kh, kw] to output cell (ih·s − p + kh·d, iw·s − p + kw·d) of
+// channel g·Og + oc.
+Ref conv_t_ref(const Ref& x, const Ref& w, const Ref* bias, const zyx::ConvTranspose2dOptions& o) {
+    int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
+    int64_t Og = w.shape[1], KH = w.shape[2], KW = w.shape[3], G = o.groups, Cg = C / G, O = Og * G;
+    int64_t OH = (H - 1) * o.stride.h - 2 * o.padding.h + o.dilation.h * (KH - 1) + o.output_padding.h + 1;
+    int64_t OW = (W - 1) * o.stride.w - 2 * o.padding.w + o.dilation.w * (KW - 1) + o.output_padding.w + 1;
+    Shape os = {N, O, OH, OW};
+    std::vector<double> acc(size_t(numel(os)), 0);
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t oc = 0; oc < O; ++oc)
+            for (int64_t i = 0; i < OH * OW; ++i) acc[size_t(ravel({n, oc, i / OW, i % OW}, os))] = bias ? bias->v[size_t(oc)] : 0;
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t ic = 0; ic < C; ++ic)
+            for (int64_t ih = 0; ih < H; ++ih)
+                for (int64_t iw = 0; iw < W; ++iw)
+                    for (int64_t oc = 0; oc < Og; ++oc)
+                        for (int64_t kh = 0; kh < KH; ++kh)
+                            for (int64_t kw = 0; kw < KW; ++kw) {
+                                int64_t h = ih * o.stride.h - o.padding.h + kh * o.dilation.h;
+                                int64_t ww = iw * o.stride.w - o.padding.w + kw * o.dilation.w;
+                                if (h < 0 || h >= OH || ww < 0 || ww >= OW) continue;
+                                acc[size_t(ravel({n, (ic / Cg) * Og + oc, h, ww}, os))] +=
+                                    x.v[size_t(ravel({n, ic, ih, iw}, x.shape))] * w.v[size_t(ravel({ic, oc, kh, kw}, w.shape))];
+                            }
+    Ref r{os, x.dtype, {}};
+    for (double v : acc) r.v.push_back(as_dtype(v, x.dtype));
+    return r;
+}
+
+// Pooling with PyTorch's options: output size floor (or ceil, dropping a last window that starts
+// in the right padding) of (H + 2p − d(k − 1) − 1) / s, plus 1. avg: the window [start, min(start
+// + k, H + p)) counted whole with count_include_pad, else only its cells inside the input.
+Ref pool_opt_ref(const Ref& x, zyx::Size2d k, const zyx::Pool2dOptions& o, bool is_max) {
+    int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
+    auto osize = [&](int64_t n, int64_t kk, int64_t s, int64_t p, int64_t d) {
+        int64_t num = n + 2 * p - d * (kk - 1) - 1;
+        int64_t out = (o.ceil_mode ? (num + s - 1) / s : num / s) + 1;
+        if (o.ceil_mode && (out - 1) * s >= n + p) --out;
+        return out;
+    };
+    int64_t sh = o.stride.h ? o.stride.h : k.h, sw = o.stride.w ? o.stride.w : k.w;
+    int64_t OH = osize(H, k.h, sh, o.padding.h, o.dilation.h), OW = osize(W, k.w, sw, o.padding.w, o.dilation.w);
+    Ref r{{N, C, OH, OW}, is_max ? x.dtype : float_of(x.dtype), {}};
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t oh = 0; oh < OH; ++oh)
+                for (int64_t ow = 0; ow < OW; ++ow) {
+                    int64_t hs = oh * sh - o.padding.h, ws = ow * sw - o.padding.w;
+                    auto at = [&](int64_t h, int64_t w) { return x.v[size_t(ravel({n, c, h, w}, x.shape))]; };
+                    double acc;
+                    if (is_max) {
+                        acc = -kInf;
+                        for (int64_t kh = 0; kh < k.h; ++kh)
+                            for (int64_t kw = 0; kw < k.w; ++kw) {
+                                int64_t h = hs + kh * o.dilation.h, w = ws + kw * o.dilation.w;
+                                if (h >= 0 && h < H && w >= 0 && w < W) acc = nan_max(acc, at(h, w));
+                            }
+                    } else {
+                        int64_t he = std::min(hs + k.h, H + o.padding.h), we = std::min(ws + k.w, W + o.padding.w);
+                        int64_t whole = (he - hs) * (we - ws);
+                        hs = std::max<int64_t>(hs, 0), ws = std::max<int64_t>(ws, 0);
+                        he = std::min(he, H), we = std::min(we, W);
+                        acc = 0;
+                        for (int64_t h = hs; h < he; ++h)
+                            for (int64_t w = ws; w < we; ++w) acc += at(h, w);
+                        int64_t div = o.divisor_override > 0 ? o.divisor_override
+                                      : o.count_include_pad ? whole : (he - hs) * (we - ws);
+                        acc /= double(div);
+                    }
+                    r.v.push_back(as_dtype(acc, r.dtype));
+                }
+    return r;
+}
+
+// Adaptive pooling: output cell i covers rows floor(i·H/OH) .. ceil((i + 1)·H/OH) − 1.
+Ref adaptive_ref(const Ref& x, int64_t OH, int64_t OW, bool is_max) {
+    int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
+    Ref r{{N, C, OH, OW}, is_max ? x.dtype : float_of(x.dtype), {}};
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t oh = 0; oh < OH; ++oh)
+                for (int64_t ow = 0; ow < OW; ++ow) {
+                    int64_t hs = oh * H / OH, he = ((oh + 1) * H + OH - 1) / OH;
+                    int64_t ws = ow * W / OW, we = ((ow + 1) * W + OW - 1) / OW;
+                    double acc = is_max ? -kInf : 0;
+                    for (int64_t h = hs; h < he; ++h)
+                        for (int64_t w = ws; w < we; ++w) {
+                            double v = x.v[size_t(ravel({n, c, h, w}, x.shape))];
+                            acc = is_max ? nan_max(acc, v) : acc + v;
+                        }
+                    r.v.push_back(as_dtype(is_max ? acc : acc / double((he - hs) * (we - ws)), r.dtype));
+                }
+    return r;
+}
+
+// interpolate: mode 0 nearest (source floor(i·H/OH), or floor(i / scale)), 1 bilinear with
+// align_corners false (source (i + ½)·H/OH − ½ clamped at 0), 2 bilinear with align_corners true
+// (source i·(H − 1)/(OH − 1)).
+Ref interp_ref(const Ref& x, int64_t OH, int64_t OW, int mode, double scale = 0) {
+    int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
+    Ref r{{N, C, OH, OW}, mode == 0 ? x.dtype : float_of(x.dtype), {}};
+    auto src = [&](int64_t i, int64_t in, int64_t out) {
+        if (mode == 1) return std::max(0.0, (double(i) + 0.5) * double(in) / double(out) - 0.5);
+        return out > 1 ? double(i) * double(in - 1) / double(out - 1) : 0.0;
+    };
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t oh = 0; oh < OH; ++oh)
+                for (int64_t ow = 0; ow < OW; ++ow) {
+                    auto at = [&](int64_t h, int64_t w) { return x.v[size_t(ravel({n, c, h, w}, x.shape))]; };
+                    if (mode == 0) {
+                        int64_t h = scale > 0 ? int64_t(std::floor(double(oh) / scale)) : oh * H / OH;
+                        int64_t w = scale > 0 ? int64_t(std::floor(double(ow) / scale)) : ow * W / OW;
+                        r.v.push_back(at(std::min(h, H - 1), std::min(w, W - 1)));
+                        continue;
+                    }
+                    double sh = src(oh, H, OH), sw = src(ow, W, OW);
+                    int64_t h0 = int64_t(std::floor(sh)), w0 = int64_t(std::floor(sw));
+                    int64_t h1 = std::min(h0 + 1, H - 1), w1 = std::min(w0 + 1, W - 1);
+                    double lh = sh - double(h0), lw = sw - double(w0);
+                    double v = (1 - lh) * ((1 - lw) * at(h0, w0) + lw * at(h0, w1)) + lh * ((1 - lw) * at(h1, w0) + lw * at(h1, w1));
+                    r.v.push_back(as_dtype(v, r.dtype));
+                }
+    return r;
+}
+
+// Normalisation of x [N, C, S…] over the cells with the same key (channel for batch_norm, group
+// for group_norm): (x − mean)/sqrt(var + eps)·w[c] + b[c] with given statistics (mean, var per
+// key, when `given`) or the batch's (biased variance).
+Ref norm_ref(const Ref& x, int64_t keys, const std::function<int64_t(int64_t c)>& key_of, const Ref* mean, const Ref* var,
+             const Ref* w, const Ref* b, double eps) {
+    int64_t N = x.shape[0], C = x.shape[1], S = numel(x.shape) / (N * C);
+    std::vector<double> m(size_t(keys), 0), v(size_t(keys), 0), cnt(size_t(keys), 0);
+    for (int64_t i = 0; i < numel(x.shape); ++i) {
+        int64_t k = key_of(i / S % C);
+        m[size_t(k)] += x.v[size_t(i)], cnt[size_t(k)] += 1;
+    }
+    for (int64_t k = 0; k < keys; ++k) m[size_t(k)] /= cnt[size_t(k)];
+    for (int64_t i = 0; i < numel(x.shape); ++i) {
+        int64_t k = key_of(i / S % C);
+        v[size_t(k)] += (x.v[size_t(i)] - m[size_t(k)]) * (x.v[size_t(i)] - m[size_t(k)]) / cnt[size_t(k)];
+    }
+    Ref r{x.shape, float_of(x.dtype), {}};
+    for (int64_t i = 0; i < numel(x.shape); ++i) {
+        int64_t c = i / S % C, k = key_of(c);
+        double mu = mean ? mean->v[size_t(k)] : m[size_t(k)], s2 = var ? var->v[size_t(k)] : v[size_t(k)];
+        double y = (x.v[size_t(i)] - mu) / std::sqrt(s2 + eps);
+        if (w) y *= w->v[size_t(c)];
+        if (b) y += b->v[size_t(c)];
+        r.v.push_back(as_dtype(y, r.dtype));
+    }
+    return r;
+}
+
+// A loss per element (or sample) reduced: none keeps `shape`, sum adds, mean divides the sum by
+// `divisor` (the count when 0), batchmean by the batch size.
+Ref reduce_loss(const std::vector<double>& per, const Shape& shape, zyx::Reduction red, DType out, double divisor = 0,
+                int64_t batch = 1) {
+    if (red == zyx::Reduction::none) {
+        Ref r{shape, out, {}};
+        for (double v : per) r.v.push_back(as_dtype(v, out));
+        return r;
+    }
+    double s = 0;
+    for (double v : per) s += v;
+    if (red == zyx::Reduction::mean) s /= divisor > 0 ? divisor : double(per.size());
+    if (red == zyx::Reduction::batchmean) s /= double(batch);
+    return Ref{{}, out, {as_dtype(s, out)}};
+}
+
+std::string reduction_name(zyx::Reduction r) {
+    return r == zyx::Reduction::none ? "none" : r == zyx::Reduction::sum ? "sum" : r == zyx::Reduction::mean ? "mean" : "batchmean";
+}
+
+// nll of log-probabilities lp [N, C] (f64 values), targets t [N], PyTorch's weighting and
+// ignore_index, with label smoothing eps (the smoothing term −Σ_c w[c]·lp[n, c]·eps/C).
+Ref nll_ref(const Ref& lp, const Ref& t, const Ref* w, int64_t ignore, zyx::Reduction red, double eps, DType out) {
+    int64_t N = lp.shape[0], C = lp.shape[1];
+    std::vector<double> per;
+    double wsum = 0;
+    for (int64_t n = 0; n < N; ++n) {
+        int64_t k = int64_t(t.v[size_t(n)]);
+        if (k == ignore) {
+            per.push_back(0);
+            continue;
+        }
+        double wk = w ? w->v[size_t(k)] : 1, smooth = 0;
+        for (int64_t c = 0; c < C; ++c) smooth -= (w ? w->v[size_t(c)] : 1) * lp.v[size_t(n * C + c)];
+        per.push_back((1 - eps) * -wk * lp.v[size_t(n * C + k)] + eps / double(C) * smooth);
+        wsum += wk;
+    }
+    return reduce_loss(per, {N}, red, out, wsum);
+}
+
 Table nn_group() {
     Table t;
+    using zyx::Reduction;
+    // ---- linear, dropout (deterministic forms), conv1d, conv_transpose2d
+    for (DType d : {f32, bf16}) {
+        double tol = d == bf16 ? 2 : 1;
+        t.add("linear bias " + dn(d), {R(d, {2, 3, 4}), R(d, {5, 4}, -1, 1), R(d, {5})},
+              [](const Ins& x, Device) { return zyx::linear(x[0], x[1], x[2]); }, [d](const Refs& r) {
+                  Ref y{{2, 3, 5}, d, {}};
+                  for (int64_t i = 0; i < 6; ++i)
+                      for (int64_t o = 0; o < 5; ++o) {
+                          double s = r[2].v[size_t(o)];
+                          for (int64_t k = 0; k < 4; ++k) s += r[0].v[size_t(i * 4 + k)] * r[1].v[size_t(o * 4 + k)];
+                          y.v.push_back(as_dtype(s, d));
+                      }
+                  return y;
+              }, tol);
+        if (d == f32) t.add("dropout eval p0.5 " + dn(d), {R(d, {3, 4})}, [](const Ins& x, Device) { return zyx::dropout(x[0], 0.5, false) * 2; },
+              [d](const Refs& r) { return map(r[0], d, [](double v) { return 2 * v; }); });
+        if (d == f32) t.add("conv1d s2 p1 bias " + dn(d), {R(d, {2, 3, 7}), R(d, {4, 3, 3}, -1, 1), R(d, {4})},
+              [](const Ins& x, Device) { return zyx::conv1d(x[0], x[1], x[2], {2, 1, 1, 1}); }, [](const Refs& r) {
+                  Ref y = conv_ref(reshape(r[0], {2, 3, 1, 7}), reshape(r[1], {4, 3, 1, 3}), &r[2], {{1, 2}, {0, 1}, 1, 1});
+                  return reshape(y, {2, 4, 4});
+              }, tol);
+        for (int64_t g : {1, 2}) {
+            if (d == bf16 && g == 2) continue;
+            zyx::ConvTranspose2dOptions o{2, 1, 1, g, 1};
+            t.add("conv_transpose2d s2 p1 op1 g" + std::to_string(g) + " " + dn(d), {R(d, {1, 4, 3, 3}), R(d, {4, g == 1 ? 3 : 2, 3, 3}, -1, 1), R(d, {g == 1 ? 3 : 4})},
+                  [o](const Ins& x, Device) { return zyx::conv_transpose2d(x[0], x[1], x[2], o); },
+                  [o](const Refs& r) { return conv_t_ref(r[0], r[1], &r[2], o); }, tol);
+        }
+    }
+    t.add("linear no bias f32 1-D", {R(f32, {4}), R(f32, {3, 4})}, [](const Ins& x, Device) { return zyx::linear(x[0], x[1]); },
+          [](const Refs& r) { return reshape(matmul_ref(r[1], reshape(r[0], {4, 1}), f32), {3}); });
+    // ---- pooling with options, adaptive pooling, interpolate
+    struct PoolOpt { std::string name; zyx::Size2d k; zyx::Pool2dOptions o; bool is_max; bool bf; };
+    auto popt = [](int64_t s, int64_t p, int64_t dil, bool ceil, bool incl, int64_t div) {
+        zyx::Pool2dOptions o;
+        o.stride = s, o.padding = p, o.dilation = dil, o.ceil_mode = ceil, o.count_include_pad = incl, o.divisor_override = div;
+        return o;
+    };
+    for (const PoolOpt& p : {PoolOpt{"max_pool2d k3 s2 p1 ceil", 3, popt(2, 1, 1, true, true, 0), true, false},
+                             PoolOpt{"max_pool2d k2 s1 d2", 2, popt(1, 0, 2, false, true, 0), true, false},
+                             PoolOpt{"avg_pool2d k3 s2 p1 ceil no-pad-count", 3, popt(2, 1, 1, true, false, 0), false, false},
+                             PoolOpt{"avg_pool2d k2 p1 divisor 3", 2, popt(0, 1, 1, false, true, 3), false, false}})
+        for (DType d : {f32, bf16}) {
+            if (d == bf16 && !p.bf) continue;
+            t.add(p.name + " " + dn(d), {R(d, {1, 2, 5, 6})}, [p](const Ins& x, Device) {
+                return p.is_max ? zyx::max_pool2d(x[0], p.k, p.o) : zyx::avg_pool2d(x[0], p.k, p.o);
+            }, [p](const Refs& r) { return pool_opt_ref(r[0], p.k, p.o, p.is_max); });
+        }
+    for (DType d : {f32, bf16}) {
+        if (d == f32) t.add("adaptive_avg_pool2d (3,4) " + dn(d), {R(d, {1, 2, 5, 7})},
+              [](const Ins& x, Device) { return zyx::adaptive_avg_pool2d(x[0], {3, 4}); },
+              [](const Refs& r) { return adaptive_ref(r[0], 3, 4, false); });
+        if (d == f32) t.add("adaptive_max_pool2d (3,4) " + dn(d), {R(d, {1, 2, 5, 7})},
+              [](const Ins& x, Device) { return zyx::adaptive_max_pool2d(x[0], {3, 4}); },
+              [](const Refs& r) { return adaptive_ref(r[0], 3, 4, true); });
+        for (int mode : {0, 1, 2}) {
+            if (d == bf16 && mode != 1) continue;
+            zyx::InterpolateOptions o;
+            o.size = zyx::Size2d(5, 7);
+            o.mode = mode == 0 ? "nearest" : "bilinear";
+            o.align_corners = mode == 2;
+            std::string name = mode == 0 ? "interpolate nearest " : mode == 1 ? "interpolate bilinear " : "interpolate bilinear align_corners ";
+            t.add(name + "(5,7) " + dn(d), {R(d, {1, 2, 3, 4})}, [o](const Ins& x, Device) { return zyx::interpolate(x[0], o); },
+                  [mode](const Refs& r) { return interp_ref(r[0], 5, 7, mode); }, d == bf16 ? 2 : 1);
+        }
+    }
+    // ---- batch_norm (eval with running statistics; training: the batch's), group_norm
+    for (DType d : {f32, bf16}) {
+        double tol = d == bf16 ? 2 : 1;
+        t.add("batch_norm eval " + dn(d), {R(d, {2, 3, 2, 2}), R(d, {3}, -1, 1), P(d, {3}, 0.5, 2), R(d, {3}), R(d, {3})},
+              [](const Ins& x, Device) { return zyx::batch_norm(x[0], x[1], x[2], x[3], x[4], false); }, [](const Refs& r) {
+                  return norm_ref(r[0], 3, [](int64_t c) { return c; }, &r[1], &r[2], &r[3], &r[4], 1e-5);
+              }, tol);
+        if (d == f32) t.add("batch_norm training " + dn(d), {R(d, {2, 3, 2, 2}), R(d, {3}), R(d, {3})},
+              [](const Ins& x, Device) { return zyx::batch_norm(x[0], Tensor(), Tensor(), x[1], x[2], true); }, [](const Refs& r) {
+                  return norm_ref(r[0], 3, [](int64_t c) { return c; }, nullptr, nullptr, &r[1], &r[2], 1e-5);
+              }, tol);
+        if (d == f32) t.add("group_norm 2 groups " + dn(d), {R(d, {2, 4, 3}), R(d, {4}), R(d, {4})},
+              [](const Ins& x, Device) { return zyx::group_norm(x[0], 2, x[1], x[2]); }, [](const Refs& r) {
+                  // Per sample and group: the key is n·2 + c / 2; norm_ref keys by channel only, so
+                  // run it per sample.
+                  Ref out{r[0].shape, r[0].dtype == bf16 ? bf16 : f32, {}};
+                  for (int64_t n = 0; n < 2; ++n) {
+                      Ref xn{{1, 4, 3}, r[0].dtype, std::vector<double>(r[0].v.begin() + n * 12, r[0].v.begin() + (n + 1) * 12)};
+                      Ref y = norm_ref(xn, 2, [](int64_t c) { return c / 2; }, nullptr, nullptr, &r[1], &r[2], 1e-5);
+                      out.v.insert(out.v.end(), y.v.begin(), y.v.end());
+                  }
+                  return out;
+              }, tol);
+    }
+    // ---- losses with options. Log-probabilities / logits [4, 5], class targets i32 [4] (one is
+    // ignore_index 2 with this seed or not: the reference follows the data).
+    for (DType d : {f32, bf16}) {
+        double tol = d == bf16 ? 2 : 1;
+        t.add("nll_loss weight ignore_index 2 mean " + dn(d), {R(d, {4, 5}, -3, 0), I(i32, {4}, 0, 4), P(d, {5}, 0.5, 2)},
+              [](const Ins& x, Device) { return zyx::nll_loss(x[0], x[1], {x[2], 2, Reduction::mean}); },
+              [d](const Refs& r) { return nll_ref(r[0], r[1], &r[2], 2, Reduction::mean, 0, d); }, tol);
+        if (d == f32) t.add("cross_entropy weight ignore_index 1 mean " + dn(d), {R(d, {4, 5}), I(i32, {4}, 0, 4), P(d, {5}, 0.5, 2)},
+              [](const Ins& x, Device) { return zyx::cross_entropy(x[0], x[1], {x[2], 1, Reduction::mean, 0}); },
+              [d](const Refs& r) { return nll_ref(softmax_ref(cast(r[0], f64), 1, true), r[1], &r[2], 1, Reduction::mean, 0, d); }, tol);
+        if (d == f32) t.add("binary_cross_entropy mean " + dn(d), {R(d, {3, 4}, 0.02, 0.98), R(d, {3, 4}, 0, 1)},
+              [](const Ins& x, Device) { return zyx::binary_cross_entropy(x[0], x[1]); }, [d](const Refs& r) {
+                  std::vector<double> per;
+                  for (size_t i = 0; i < r[0].v.size(); ++i) {
+                      double p = r[0].v[i], y = r[1].v[i];
+                      per.push_back(-(y * std::max(std::log(p), -100.0) + (1 - y) * std::max(std::log(1 - p), -100.0)));
+                  }
+                  return reduce_loss(per, {3, 4}, Reduction::mean, d);
+              }, tol);
+        if (d == f32) t.add("binary_cross_entropy_with_logits weight pos_weight mean " + dn(d),
+              {R(d, {3, 4}, -4, 4), R(d, {3, 4}, 0, 1), P(d, {4}, 0.5, 2), P(d, {4}, 0.5, 3)},
+              [](const Ins& x, Device) { return zyx::binary_cross_entropy_with_logits(x[0], x[1], x[2], x[3]); }, [d](const Refs& r) {
+                  std::vector<double> per;
+                  for (size_t i = 0; i < r[0].v.size(); ++i) {
+                      double x = r[0].v[i], y = r[1].v[i], w = r[2].v[i % 4], pw = r[3].v[i % 4];
+                      double s = 1 / (1 + std::exp(-x));  // the definition: −w·(pw·y·log σ + (1 − y)·log(1 − σ))
+                      per.push_back(-w * (pw * y * std::log(s) + (1 - y) * std::log(1 - s)));
+                  }
+                  return reduce_loss(per, {3, 4}, Reduction::mean, d);
+              }, tol);
+        if (d == f32) t.add("kl_div batchmean " + dn(d), {R(d, {3, 4}, -3, 0), P(d, {3, 4}, 0.01, 1)},
+              [](const Ins& x, Device) { return zyx::kl_div(x[0], x[1], Reduction::batchmean); }, [d](const Refs& r) {
+                  std::vector<double> per;
+                  for (size_t i = 0; i < r[0].v.size(); ++i) per.push_back(r[1].v[i] * (std::log(r[1].v[i]) - r[0].v[i]));
+                  return reduce_loss(per, {3, 4}, Reduction::batchmean, d, 0, 3);
+              }, tol);
+    }
+    // Reductions none and sum, and the other options, on f32.
+    for (Reduction red : {Reduction::none, Reduction::sum}) {
+        std::string rn = reduction_name(red);
+        if (red == Reduction::none) t.add("nll_loss " + rn + " f32", {R(f32, {4, 5}, -3, 0), I(i32, {4}, 0, 4)},
+              [red](const Ins& x, Device) { return zyx::nll_loss(x[0], x[1], {Tensor(), 3, red}); },
+              [red](const Refs& r) { return nll_ref(r[0], r[1], nullptr, 3, red, 0, f32); });
+        if (red == Reduction::sum) t.add("cross_entropy weight label_smoothing 0.1 " + rn + " f32", {R(f32, {4, 5}), I(i32, {4}, 0, 4), P(f32, {5}, 0.5, 2)},
+              [red](const Ins& x, Device) { return zyx::cross_entropy(x[0], x[1], {x[2], 0, red, 0.1}); },
+              [red](const Refs& r) { return nll_ref(softmax_ref(cast(r[0], f64), 1, true), r[1], &r[2], 0, red, 0.1, f32); });
+        auto elementwise = [red](const std::string& name, std::function<Tensor(const Tensor&, const Tensor&, Reduction)> op,
+                                 std::function<double(double, double)> f, std::vector<In> in) {
+            return Case{name + " " + reduction_name(red) + " f32", std::move(in),
+                        [op, red](const Ins& x, Device) { return op(x[0], x[1], red); },
+                        [f, red](const Refs& r) {
+                            std::vector<double> per;
+                            for (size_t i = 0; i < r[0].v.size(); ++i) per.push_back(f(r[0].v[i], r[1].v[i]));
+                            return reduce_loss(per, r[0].shape, red, f32);
+                        }, 1, 0, true, std::nullopt};
+        };
+        if (red == Reduction::none) t.cases.push_back(elementwise("mse_loss", [](const Tensor& a, const Tensor& b, Reduction r) { return zyx::mse_loss(a, b, r); },
+                                      [](double a, double b) { return (a - b) * (a - b); }, {R(f32, {3, 4}), R(f32, {3, 4})}));
+        if (red == Reduction::sum) t.cases.push_back(elementwise("l1_loss", [](const Tensor& a, const Tensor& b, Reduction r) { return zyx::l1_loss(a, b, r); },
+                                      [](double a, double b) { return std::fabs(a - b); }, {R(f32, {3, 4}), R(f32, {3, 4})}));
+        if (red == Reduction::none) t.cases.push_back(elementwise("smooth_l1_loss beta 0.5",
+                                      [](const Tensor& a, const Tensor& b, Reduction r) { return zyx::smooth_l1_loss(a, b, r, 0.5); },
+                                      [](double a, double b) {
+                                          double ad = std::fabs(a - b);
+                                          return ad < 0.5 ? 0.5 * ad * ad / 0.5 : ad - 0.25;
+                                      }, {R(f32, {3, 4}, -1, 1), R(f32, {3, 4}, -1, 1)}));
+        if (red == Reduction::sum) t.cases.push_back(elementwise("kl_div log_target",
+                                      [](const Tensor& a, const Tensor& b, Reduction r) { return zyx::kl_div(a, b, r, true); },
+                                      [](double x, double lt) { return std::exp(lt) * (lt - x); },
+                                      {R(f32, {3, 4}, -3, 0), R(f32, {3, 4}, -3, 0)}));
+        if (red == Reduction::none) t.cases.push_back(elementwise("binary_cross_entropy",
+                                      [](const Tensor& a, const Tensor& b, Reduction r) { return zyx::binary_cross_entropy(a, b, Tensor(), r); },
+                                      [](double p, double y) {
+                                          return -(y * std::max(std::log(p), -100.0) + (1 - y) * std::max(std::log(1 - p), -100.0));
+                                      }, {R(f32, {3, 4}, 0, 1), R(f32, {3, 4}, 0, 1)}));
+    }
+    for (DType d : {f32}) {  // the mean of the element losses (mse_loss's mean is the line below)
+        t.add("l1_loss mean " + dn(d), {R(d, {3, 4}), R(d, {3, 4})}, [](const Ins& x, Device) { return zyx::l1_loss(x[0], x[1]); },
+              [d](const Refs& r) {
+                  std::vector<double> per;
+                  for (size_t i = 0; i < r[0].v.size(); ++i) per.push_back(std::fabs(r[0].v[i] - r[1].v[i]));
+                  return reduce_loss(per, {3, 4}, Reduction::mean, d);
+              },
+              d == bf16 ? 2 : 1);
+        t.add("smooth_l1_loss mean " + dn(d), {R(d, {3, 4}, -2, 2), R(d, {3, 4}, -2, 2)},
+              [](const Ins& x, Device) { return zyx::smooth_l1_loss(x[0], x[1]); }, [d](const Refs& r) {
+                  std::vector<double> per;
+                  for (size_t i = 0; i < r[0].v.size(); ++i) {
+                      double ad = std::fabs(r[0].v[i] - r[1].v[i]);
+                      per.push_back(ad < 1 ? 0.5 * ad * ad : ad - 0.5);
+                  }
+                  return reduce_loss(per, {3, 4}, Reduction::mean, d);
+              }, d == bf16 ? 2 : 1);
+    }
+    t.add("cross_entropy probabilities label_smoothing 0.1 f32", {R(f32, {3, 4}), P(f32, {3, 4}, 0, 1)},
+          [](const Ins& x, Device) { return zyx::cross_entropy(x[0], x[1], {Tensor(), -100, Reduction::mean, 0.1}); },
+          [](const Refs& r) {
+              Ref lp = softmax_ref(cast(r[0], f64), 1, true);
+              std::vector<double> per;
+              for (int64_t n = 0; n < 3; ++n) {
+                  double s = 0;
+                  for (int64_t c = 0; c < 4; ++c) s -= (r[1].v[size_t(n * 4 + c)] * 0.9 + 0.1 / 4) * lp.v[size_t(n * 4 + c)];
+                  per.push_back(s);
+              }
+              return reduce_loss(per, {3}, Reduction::mean, f32);
+          });
+
     struct MM { Shape a, b; };
     for (DType d : kNumeric)  // every shape on f32, f16, bf16, i32; two on the other dtypes
         for (MM m : {MM{{3, 4}, {4, 5}}, MM{{2, 1, 3, 4}, {3, 4, 2}}, MM{{1, 4}, {4, 1}}, MM{{2, 0}, {0, 3}}}) {
