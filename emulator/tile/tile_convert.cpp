@@ -544,6 +544,39 @@ void typecast(DataFormat in, DataFormat out, float* t) {
 
 // ---- fill ------------------------------------------------------------------------------------
 
+uint32_t row_major_datum_bytes(DataFormat fmt) {
+    switch (fmt) {
+        case DataFormat::Float32:
+        case DataFormat::Int32:
+        case DataFormat::UInt32: return 4;
+        case DataFormat::Float16_b:
+        case DataFormat::Float16:
+        case DataFormat::UInt16: return 2;
+        case DataFormat::UInt8: return 1;
+        default: return 0;
+    }
+}
+
+void rows_to_faces(uint32_t datum_bytes, const void* rows, uint32_t row_bytes, void* faces) {
+    const auto* src = static_cast<const uint8_t*>(rows);
+    auto* dst = static_cast<uint8_t*>(faces);
+    const uint32_t half = 16 * datum_bytes;  // one face row
+    for (uint32_t f = 0; f < 4; ++f)
+        for (uint32_t rr = 0; rr < 16; ++rr)
+            std::memcpy(dst + face_row_l1(f, rr) * datum_bytes,
+                        src + ((f >> 1) * 16 + rr) * row_bytes + (f & 1) * half, half);
+}
+
+void faces_to_rows(uint32_t datum_bytes, const void* faces, void* rows, uint32_t row_bytes) {
+    const auto* src = static_cast<const uint8_t*>(faces);
+    auto* dst = static_cast<uint8_t*>(rows);
+    const uint32_t half = 16 * datum_bytes;
+    for (uint32_t f = 0; f < 4; ++f)
+        for (uint32_t rr = 0; rr < 16; ++rr)
+            std::memcpy(dst + ((f >> 1) * 16 + rr) * row_bytes + (f & 1) * half,
+                        src + face_row_l1(f, rr) * datum_bytes, half);
+}
+
 void fill(float* t, float v) {
     for (uint32_t i = 0; i < kTileElems; ++i) t[i] = v;
 }

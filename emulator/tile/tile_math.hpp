@@ -65,6 +65,21 @@ void dest16_round(DataFormat fmt, float* t, Rounding r);
 // one pass, other combinations round a copy first.
 void pack_tile_rounded(DataFormat fmt, DataFormat dest_fmt, Rounding r, const float* in, void* l1);
 
+// ---- row-major ("untilized") L1 data: tilize / untilize ---------------------------------------
+// tt-metal's tilize_block / untilize_block / pack_untilize_block move tiles between the face
+// order above and row-major rows ("sticks", tt-metal docs "Tiles" / api/compute/tilize.h): a
+// block of N tiles side by side is 32 rows of N·32 datums, row r at byte r·row_bytes.
+
+// Bytes per datum of `fmt` in row-major form: 4 for Float32 / Int32 / UInt32, 2 for Float16_b /
+// Float16 / UInt16, 1 for UInt8; 0 for the block-float formats (no row-major form: their
+// exponents are shared along face rows) and every other format.
+uint32_t row_major_datum_bytes(DataFormat fmt);
+// Gathers one tile from row-major L1 (`rows`: the tile's top-left datum, rows `row_bytes`
+// apart) into face order (`faces`: datum_bytes·1024 bytes). A byte shuffle, no conversion.
+void rows_to_faces(uint32_t datum_bytes, const void* rows, uint32_t row_bytes, void* faces);
+// The inverse: scatters a face-ordered tile into row-major L1. `faces` and `rows` must not overlap.
+void faces_to_rows(uint32_t datum_bytes, const void* faces, void* rows, uint32_t row_bytes);
+
 // ---- FPU (matrix engine) ---------------------------------------------------------------------
 
 enum class EltwiseOp : uint8_t { Add, Sub, Mul };

@@ -28,7 +28,7 @@ int main() {
         dev.buffer_write(b.id, b_val, 32);
 
         ProgramSpec spec;
-        spec.cbs = {{0, DataFormat::Float16_b, 32, 1, core}, {1, DataFormat::Float16_b, 32, 1, core}};
+        spec.cbs = {{0, DataFormat::Float16_b, 32, 1, core, {}, {}}, {1, DataFormat::Float16_b, 32, 1, core, {}, {}}};
         spec.kernels = {kernel("add_integers.cpp", KernelKind::DataMovement0, core)};
         ProgramId prog = dev.program_create(spec);
         dev.program_set_runtime_args(prog, 0, {0, 0}, {a.address, b.address, s.address});

@@ -36,7 +36,7 @@ int main() {
         dev.buffer_write(B.id, b16.data(), b16.size() * 2);
 
         ProgramSpec spec;
-        for (uint32_t cb : {0u, 1u, 16u}) spec.cbs.push_back({cb, DataFormat::Float16_b, tile_bytes, 2, cores});
+        for (uint32_t cb : {0u, 1u, 16u}) spec.cbs.push_back({cb, DataFormat::Float16_b, tile_bytes, 2, cores, {}, {}});
         std::vector<uint32_t> reader_ct = dev.tensor_accessor_args(A.id), b_ct = dev.tensor_accessor_args(B.id);
         reader_ct.insert(reader_ct.end(), b_ct.begin(), b_ct.end());
         spec.kernels = {kernel("reader_binary_tiles.cpp", KernelKind::DataMovement1, cores, reader_ct),

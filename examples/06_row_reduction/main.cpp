@@ -33,7 +33,7 @@ int main() {
         dev.buffer_write(in.id, xt.data(), xt.size() * 2);
 
         ProgramSpec spec;
-        for (uint32_t cb : {0u, 2u, 16u}) spec.cbs.push_back({cb, DataFormat::Float16_b, tile_bytes, 2, core});
+        for (uint32_t cb : {0u, 2u, 16u}) spec.cbs.push_back({cb, DataFormat::Float16_b, tile_bytes, 2, core, {}, {}});
         KernelSpec compute = kernel("compute_reduce_rows.cpp", KernelKind::Compute, core);
         compute.compute.fp32_dest_acc_en = true;  // accumulate the W sums in fp32
         spec.kernels = {kernel("reader_reduce_rows.cpp", KernelKind::DataMovement1, core, dev.tensor_accessor_args(in.id)),

@@ -33,7 +33,7 @@ inline int matmul_example(const char* name, const DeviceSpec& spec, CoreRange co
     dev.buffer_write(B.id, bt.data(), bt.size() * 2);
 
     ProgramSpec ps;
-    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile_bytes, 2, range});
+    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile_bytes, 2, range, {}, {}});
     std::vector<uint32_t> reader_ct = dev.tensor_accessor_args(A.id), b_ct = dev.tensor_accessor_args(B.id);
     reader_ct.insert(reader_ct.end(), b_ct.begin(), b_ct.end());
     KernelSpec compute = kernel("compute_matmul.cpp", KernelKind::Compute, range);

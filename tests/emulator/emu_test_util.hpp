@@ -52,7 +52,7 @@ inline KernelSpec compute(std::string name, std::string src, CoreRangeSet cores,
 }
 inline CircularBufferSpec cb(uint32_t index, uint32_t pages, CoreRangeSet cores,
                              DataFormat f = DataFormat::Float16_b, uint32_t page_bytes = 0) {
-    return {index, f, page_bytes ? page_bytes : tile_size_bytes(f), pages, std::move(cores)};
+    return {index, f, page_bytes ? page_bytes : tile_size_bytes(f), pages, std::move(cores), {}, {}};
 }
 
 // Launches and waits; returns the error of the launch (or nullopt).

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -268,21 +269,6 @@ std::filesystem::path resolve_kernel_path(const std::string& file_name) {
                                   "io");
 }
 
-// {"name",value},… — the define tt-metal's JIT gives kernels for named compile-time args.
-std::string named_args_define(const std::unordered_map<std::string, uint32_t>& named) {
-    std::map<std::string, uint32_t> sorted(named.begin(), named.end());
-    std::string s;
-    for (const auto& [name, value] : sorted) {
-        if (!s.empty()) s += ',';
-        s += "{\"";
-        s += name;
-        s += "\",";
-        s += std::to_string(value);
-        s += '}';
-    }
-    return s;
-}
-
 KernelHandle add_kernel(Program& program, std::string name, std::string source, const CoreSpec& core_spec,
                         const KernelConfig& config, const char* call) {
     auto& p = program.impl();
@@ -315,7 +301,7 @@ KernelHandle add_kernel(Program& program, std::string name, std::string source, 
     } else {
         unsupported(call, "EthernetConfig (kernel '" + k.name + "'): the emulator has no Ethernet cores");
     }
-    if (named && !named->empty()) k.defines["KERNEL_COMPILE_TIME_ARG_MAP"] = named_args_define(*named);
+    if (named) k.named_compile_args.insert(named->begin(), named->end());
     p.spec.kernels.push_back(std::move(k));
     p.kernels.push_back({p.spec.kernels.back().name, cores, {}, {}});
     p.dirty = true;
@@ -370,8 +356,10 @@ CircularBufferConfig::CircularBufferConfig(uint32_t total_size, const std::map<u
 
 CircularBufferConfig::CircularBufferConfig(uint32_t total_size) : total_size_(total_size) {}
 
-CircularBufferConfig::CircularBufferConfig(uint32_t, const std::map<uint8_t, tt::DataFormat>&, const Buffer&) {
-    unsupported("CircularBufferConfig", "a circular buffer in an L1 buffer (dynamic CB): the emulator has no L1 buffers");
+CircularBufferConfig::CircularBufferConfig(uint32_t total_size, const std::map<uint8_t, tt::DataFormat>& formats,
+                                           const Buffer& buffer)
+    : CircularBufferConfig(total_size, formats) {
+    set_globally_allocated_address(buffer);
 }
 
 CircularBufferConfig& CircularBufferConfig::set_page_size(uint8_t index, uint32_t page_size) {
@@ -392,8 +380,13 @@ CircularBufferConfig& CircularBufferConfig::set_total_size(uint32_t total_size) 
     return *this;
 }
 
-CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer&) {
-    unsupported("set_globally_allocated_address", "a circular buffer in an L1 buffer: the emulator has no L1 buffers");
+CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer& buffer) {
+    TT_FATAL(buffer.is_l1(), "Only L1 buffers can have an associated circular buffer! (buffer at address {} is not in L1)",
+             buffer.address());
+    TT_FATAL(buffer.is_allocated(), "set_globally_allocated_address: buffer at address {} was deallocated", buffer.address());
+    globally_allocated_address_ = buffer.address();
+    shadow_global_buffer = &buffer;
+    return *this;
 }
 
 CircularBufferConfig::Builder CircularBufferConfig::index(uint8_t index) {
@@ -418,27 +411,34 @@ const CircularBufferConfig::Builder& CircularBufferConfig::Builder::set_page_siz
 CBHandle CreateCircularBuffer(Program& program, const CoreSpec& core_spec, const CircularBufferConfig& config) {
     auto& p = program.impl();
     TT_FATAL(!config.buffer_indices().empty(), "Circular buffer config names no buffer index");
-    if (config.buffer_indices().size() > 1) {
-        std::string list;
-        for (uint8_t i : std::set<uint8_t>(config.buffer_indices().begin(), config.buffer_indices().end()))
-            list += (list.empty() ? "" : ", ") + std::to_string(i);
-        unsupported("CreateCircularBuffer", "one CircularBufferConfig for several buffer indices (" + list +
-                                                ") sharing one L1 region: the emulator gives each CB index its own L1; "
-                                                "create one config per index");
-    }
-    uint8_t index = *config.buffer_indices().begin();
-    TT_FATAL(config.data_formats()[index].has_value(), "Data format of circular buffer index {} is not set", index);
-    TT_FATAL(config.page_sizes()[index].has_value(), "Page size of circular buffer index {} is not set: call set_page_size",
-             index);
-    uint32_t page = *config.page_sizes()[index];
-    TT_FATAL(config.total_size() % page == 0, "Total circular buffer size {} B must be divisible by page size {} B",
-             config.total_size(), page);
+    // Several indices share the region (tt-metal's multi-index config): the lowest is the spec's
+    // own, the others its aliases; each keeps its format and page size.
+    std::set<uint8_t> indices(config.buffer_indices().begin(), config.buffer_indices().end());
     emu::CircularBufferSpec cb;
-    cb.index = index;
-    cb.format = *config.data_formats()[index];
-    cb.page_bytes = page;
-    cb.num_pages = config.total_size() / page;
+    bool first = true;
+    for (uint8_t index : indices) {
+        TT_FATAL(config.data_formats()[index].has_value(), "Data format of circular buffer index {} is not set", index);
+        TT_FATAL(config.page_sizes()[index].has_value(),
+                 "Page size of circular buffer index {} is not set: call set_page_size", index);
+        uint32_t page = *config.page_sizes()[index];
+        TT_FATAL(config.total_size() % page == 0, "Total circular buffer size {} B must be divisible by page size {} B",
+                 config.total_size(), page);
+        if (first) {
+            cb.index = index;
+            cb.format = *config.data_formats()[index];
+            cb.page_bytes = page;
+            cb.num_pages = config.total_size() / page;
+            first = false;
+        } else {
+            cb.aliases.push_back({index, *config.data_formats()[index], page});
+        }
+    }
     cb.cores = to_emu(to_set(core_spec));
+    if (const Buffer* b = config.shadow_global_buffer) {
+        TT_FATAL(b->is_allocated(), "CreateCircularBuffer: the globally allocated buffer at address {} was deallocated",
+                 b->address());
+        cb.buffer = b->emulator_id();
+    }
     p.spec.cbs.push_back(cb);
     p.cb_configs.push_back(std::make_unique<CircularBufferConfig>(config));
     p.dirty = true;
@@ -531,9 +531,15 @@ RuntimeArgsData& GetCommonRuntimeArgs(const Program& program, KernelHandle kerne
 // ---- buffers ----------------------------------------------------------------------------------
 
 Buffer::Buffer(IDevice* device, std::weak_ptr<emu::Device> e, uint32_t id, uint32_t address, DeviceAddr size,
-               DeviceAddr page_size, uint32_t alignment)
+               DeviceAddr page_size, uint32_t alignment, BufferType type, TensorMemoryLayout layout,
+               std::optional<ShardSpecBuffer> shard)
     : device_(device), emu_(std::move(e)), id_(id), address_(address), size_(size), page_size_(page_size),
-      alignment_(alignment) {}
+      alignment_(alignment), type_(type), layout_(layout), shard_(std::move(shard)) {}
+
+const ShardSpecBuffer& Buffer::shard_spec() const {
+    TT_FATAL(shard_.has_value(), "Buffer at address {} is not sharded: it has no shard spec", address_);
+    return *shard_;
+}
 
 Buffer::~Buffer() {
     try {
@@ -551,23 +557,63 @@ void Buffer::deallocate() {
         });
 }
 
-std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
-    TT_FATAL(config.device != nullptr, "CreateBuffer: InterleavedBufferConfig::device is null");
-    if (config.buffer_type != BufferType::DRAM)
-        unsupported("CreateBuffer", "an interleaved buffer of BufferType " + std::to_string(int(config.buffer_type)) +
-                                        " (L1, L1_SMALL, SYSTEM_MEMORY or TRACE): the emulator has DRAM buffers only");
-    TT_FATAL(config.page_size > 0 && config.page_size <= UINT32_MAX, "CreateBuffer: page size {} B is out of range",
-             config.page_size);
-    IDevice* dev = config.device;
+namespace {
+
+std::shared_ptr<Buffer> create_buffer(IDevice* dev, const emu::BufferConfig& c, BufferType type, TensorMemoryLayout layout,
+                                      std::optional<ShardSpecBuffer> shard) {
     dev->queue_wait();
     auto& d = dev->emulator();
-    emu::Buffer b = guarded("CreateBuffer", [&] { return d.buffer_create(config.size, uint32_t(config.page_size)); });
-    return std::make_shared<Buffer>(dev, dev->emulator_handle(), b.id, b.address, config.size, config.page_size,
-                                    d.spec().dram_alignment);
+    emu::Buffer b = guarded("CreateBuffer", [&] { return d.buffer_create(c); });
+    uint32_t align = type == BufferType::L1 ? d.spec().l1_alignment : d.spec().dram_alignment;
+    return std::make_shared<Buffer>(dev, dev->emulator_handle(), b.id, b.address, c.size, c.page_bytes, align, type,
+                                    layout, std::move(shard));
 }
 
-std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig&) {
-    unsupported("CreateBuffer", "sharded buffers (ShardedBufferConfig): the emulator has interleaved DRAM buffers only");
+void check_buffer_type(BufferType t, const char* what) {
+    if (t != BufferType::DRAM && t != BufferType::L1)
+        unsupported("CreateBuffer", std::string(what) + " of BufferType " + std::to_string(int(t)) +
+                                        " (L1_SMALL, SYSTEM_MEMORY or TRACE): the emulator has DRAM and L1 buffers");
+}
+
+}  // namespace
+
+std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config) {
+    TT_FATAL(config.device != nullptr, "CreateBuffer: InterleavedBufferConfig::device is null");
+    check_buffer_type(config.buffer_type, "an interleaved buffer");
+    TT_FATAL(config.page_size > 0 && config.page_size <= UINT32_MAX, "CreateBuffer: page size {} B is out of range",
+             config.page_size);
+    emu::BufferConfig c;
+    c.size = config.size;
+    c.page_bytes = uint32_t(config.page_size);
+    c.type = config.buffer_type == BufferType::L1 ? emu::BufferType::L1 : emu::BufferType::Dram;
+    return create_buffer(config.device, c, config.buffer_type, TensorMemoryLayout::INTERLEAVED, std::nullopt);
+}
+
+std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& config) {
+    TT_FATAL(config.device != nullptr, "CreateBuffer: ShardedBufferConfig::device is null");
+    check_buffer_type(config.buffer_type, "a sharded buffer");
+    if (config.buffer_type != BufferType::L1)
+        unsupported("CreateBuffer", "a sharded DRAM buffer: the emulator shards buffers over L1 only");
+    TT_FATAL(config.page_size > 0 && config.page_size <= UINT32_MAX, "CreateBuffer: page size {} B is out of range",
+             config.page_size);
+    const ShardSpecBuffer& sp = config.shard_parameters;
+    emu::BufferConfig c;
+    c.size = config.size;
+    c.page_bytes = uint32_t(config.page_size);
+    c.type = emu::BufferType::L1;
+    switch (config.buffer_layout) {
+        case TensorMemoryLayout::HEIGHT_SHARDED: c.layout = emu::BufferLayout::HeightSharded; break;
+        case TensorMemoryLayout::WIDTH_SHARDED: c.layout = emu::BufferLayout::WidthSharded; break;
+        case TensorMemoryLayout::BLOCK_SHARDED: c.layout = emu::BufferLayout::BlockSharded; break;
+        default: TT_THROW("CreateBuffer: ShardedBufferConfig with an interleaved layout");
+    }
+    c.shard.cores = to_emu(sp.grid());
+    c.shard.shard_shape = sp.shape();
+    c.shard.orientation =
+        sp.orientation() == ShardOrientation::ROW_MAJOR ? emu::ShardOrientation::RowMajor : emu::ShardOrientation::ColMajor;
+    c.shard.page_shape = sp.page_shape;
+    c.shard.tensor_shape_in_pages = sp.tensor2d_shape_in_pages;
+    return create_buffer(config.device, c, BufferType::L1, config.buffer_layout, sp);
 }
 
 void DeallocateBuffer(Buffer& buffer) { buffer.deallocate(); }
@@ -684,7 +730,7 @@ void check_args_config(tensor_accessor::ArgsConfig c) {
     if (c.raw() != 0)
         unsupported("TensorAccessorArgs", "ArgsConfig bits " + std::to_string(c.raw()) +
                                               " (runtime rank, shapes, banks or coordinates: sharded tensors); "
-                                              "the emulator's buffers are interleaved");
+                                              "the emulator's TensorAccessor is interleaved only");
 }
 }  // namespace
 
@@ -706,8 +752,7 @@ TensorAccessorArgs TensorAccessorArgs::create_l1_interleaved() {
 }
 
 std::vector<uint32_t> TensorAccessorArgs::get_compile_time_args() const {
-    if (l1_) unsupported("TensorAccessorArgs", "L1 interleaved tensors: the emulator has DRAM buffers only");
-    if (!buffer_) return {uint32_t(tensor_accessor::ArgConfig::IsDram), 0};
+    if (!buffer_) return {l1_ ? 0u : uint32_t(tensor_accessor::ArgConfig::IsDram), 0};
     TT_FATAL(buffer_->is_allocated(), "TensorAccessorArgs: buffer at address {} was deallocated", buffer_->address());
     return guarded("TensorAccessorArgs",
                    [&] { return buffer_->device()->emulator().tensor_accessor_args(buffer_->emulator_id()); });

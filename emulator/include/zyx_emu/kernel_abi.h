@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 4
+#define ZYX_EMU_ABI_VERSION 5
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -20,12 +20,13 @@
 #define ZYX_EMU_ROLE_PACK 4
 
 // FPU operations (unpack CB tiles into SrcA/SrcB, then math into DST).
-#define ZYX_EMU_FPU_COPY 0        // copy_tile: SrcA → DST
+#define ZYX_EMU_FPU_COPY 0        // copy_tile: SrcA → DST; flags 1: a Float32 CB read as TF32 (through SrcA)
 #define ZYX_EMU_FPU_ELTWISE 1     // add/sub/mul_tiles and bcast forms; flags = op | bcast << 4
-#define ZYX_EMU_FPU_MATMUL 2      // matmul_tiles; flags = transpose
+#define ZYX_EMU_FPU_MATMUL 2      // matmul_tiles; flags = transpose, ~0u: the init's, 0x100 | t: matmul_block's t
 #define ZYX_EMU_FPU_REDUCE 3      // reduce_tile; flags = pool | dim << 4
 #define ZYX_EMU_FPU_TRANSPOSE 4   // transpose_wh_tile
-#define ZYX_EMU_FPU_COUNT 5
+#define ZYX_EMU_FPU_TILIZE 5      // tilize_block: tile_a = tile column of a row-major block, flags = its width in tiles
+#define ZYX_EMU_FPU_COUNT 6
 
 // DPRINT item kinds.
 #define ZYX_EMU_DPRINT_STR 0      // value = const char*
@@ -153,6 +154,12 @@ struct zyx_emu_api {
     // integer SFPU binary ops (add_int_tile<fmt> … fmod_int32_tile): DST[odst] = DST[idst0] op
     // DST[idst1]; op = zyx::emu::tile::SfpuBinaryInt, fmt a tt::DataFormat code
     void (*sfpu_binary_int)(uint32_t op, uint32_t fmt, uint32_t idst0, uint32_t idst1, uint32_t odst);
+    // untilize_block / pack_untilize_block / pack_untilize_dest: DST[idst] (PACK's section) written
+    // as 32 row-major rows into a block of `full_ct_dim` pages of cb (rows full_ct_dim·32 datums
+    // long), at tile column `col`. The block starts at reserved page `page`, counted from the first
+    // reserved page (`sequential` false) or from the pages packed since the last cb_push_back
+    // (`sequential` true; the column full_ct_dim − 1 then counts the block's pages as packed).
+    void (*pack_rows)(uint32_t idst, uint32_t cb, uint32_t page, uint32_t full_ct_dim, uint32_t col, bool sequential);
 };
 
 // The table pointer every kernel .so carries (set once by zyx_emu_kernel_bind, read-only after).

@@ -27,6 +27,7 @@
 // (DeviceOptions::threads). The emulator's design, checks and presets: emulator/README.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -83,12 +84,25 @@ struct CoreRange {
 };
 using CoreRangeSet = std::vector<CoreRange>;
 
+// One CB config. `aliases` are further CB indices sharing its L1 region, as tt-metal's
+// CircularBufferConfig whose data_format_spec names several indices: each index keeps its own
+// format, page size, page counters and read/write pointers; its page count is the region's
+// size (page_bytes * num_pages) over its own page size. `buffer` set: the region is not placed in
+// the static CB area but at that L1 buffer's address on each core (tt-metal's
+// set_globally_allocated_address; a sharded buffer's shard), resolved at every launch.
 struct CircularBufferSpec {
     uint32_t index = 0;         // CB id, below DeviceSpec::num_cbs
     DataFormat format = DataFormat::Float16_b;
     uint32_t page_bytes = 0;    // % 4 == 0
     uint32_t num_pages = 0;     // total size = page_bytes * num_pages
     CoreRangeSet cores;
+    struct Alias {
+        uint32_t index = 0;
+        DataFormat format = DataFormat::Float16_b;
+        uint32_t page_bytes = 0;  // % 4 == 0, divides page_bytes * num_pages
+    };
+    std::vector<Alias> aliases;
+    std::optional<uint32_t> buffer;  // id of an L1 buffer
 };
 
 struct ComputeConfig {
@@ -105,6 +119,10 @@ struct KernelSpec {
     CoreRangeSet cores;
     std::vector<uint32_t> compile_args;          // → get_compile_time_arg_val(i)
     std::map<std::string, std::string> defines;  // → -D name=value
+    // tt-metal's named_compile_args → get_named_compile_time_arg_val("name"); passed as the
+    // KERNEL_COMPILE_TIME_ARG_MAP define ({"name",value},… sorted by name), which must then not
+    // also be given in `defines`.
+    std::map<std::string, uint32_t> named_compile_args;
     std::optional<uint8_t> noc;                  // default: 0 for data_movement_0, 1 for data_movement_1
     ComputeConfig compute;                       // compute kernels only
 };
@@ -120,14 +138,61 @@ struct ProgramSpec {
     std::vector<SemaphoreSpec> semaphores; // semaphore id = index in this vector
 };
 
-// An interleaved DRAM buffer: page i lives in bank i % dram_banks at
-// address + (i / dram_banks) * align(page_bytes, dram_alignment). `address` is what kernels get
-// as the buffer's base (the same in every bank, as on silicon).
+enum class BufferType : uint8_t { Dram, L1 };
+enum class BufferLayout : uint8_t { Interleaved, HeightSharded, WidthSharded, BlockSharded };
+enum class ShardOrientation : uint8_t { RowMajor, ColMajor };
+
+// A sharded buffer's layout, as tt-metal's ShardSpecBuffer: the buffer is a 2-D tensor of
+// tensor_shape_in_pages[0] x [1] pages (row-major page ids), cut into shards of shard_shape
+// elements (page_shape elements per page, so shard_shape / page_shape pages per shard). Shards
+// are numbered row-major over the shard grid; shard s goes to the s-th core of `cores` taken
+// row by row (RowMajor) or column by column (ColMajor) within each range, and holds its pages
+// row-major with the full shard width as the stride (a partial edge shard leaves gaps).
+struct ShardSpec {
+    CoreRangeSet cores;
+    std::array<uint32_t, 2> shard_shape{};          // elements: height, width
+    ShardOrientation orientation = ShardOrientation::RowMajor;
+    std::array<uint32_t, 2> page_shape{};           // elements per page: height, width
+    std::array<uint32_t, 2> tensor_shape_in_pages{};  // pages: height, width
+};
+
+struct BufferConfig {
+    uint64_t size = 0;
+    uint32_t page_bytes = 0;
+    BufferType type = BufferType::Dram;
+    BufferLayout layout = BufferLayout::Interleaved;  // sharded layouts: L1 only
+    ShardSpec shard;                                  // sharded layouts only
+};
+
+// A device buffer; `address` is what kernels get as its base, the same in every bank.
+// - DRAM interleaved: page i in bank i % dram_banks at address + (i / dram_banks) *
+//   align(page_bytes, dram_alignment).
+// - L1 interleaved: L1 bank b is worker core b in row-major order over the grid (tt-metal's
+//   L1 banking allocator, one bank per worker core); page i on bank i % banks at
+//   address + (i / banks) * align(page_bytes, l1_alignment).
+// - L1 sharded: page i on the core of its shard at address + slot * align(page_bytes,
+//   l1_alignment) (ShardSpec).
+// L1 addresses are tt-metal's: offsets into a core's L1, allocated top-down from the end of L1
+// (the same range reserved on every core, whatever the layout), above the CB region. Kernels use
+// them with the NoC (get_noc_addr, noc_async_read/write destinations and sources on their own
+// core) and through CBs placed on the buffer; they are not host pointers a kernel can
+// dereference (get_write_ptr of such a CB is).
 struct Buffer {
     uint32_t id = 0;
     uint32_t address = 0;
     uint64_t size = 0;
     uint32_t page_bytes = 0;
+    BufferType type = BufferType::Dram;
+    BufferLayout layout = BufferLayout::Interleaved;
+};
+
+// Where one page of a buffer lives: DRAM bank `bank`, or L1 of logical core `core` (L1 bank
+// `bank` for interleaved buffers, the shard index for sharded ones), at `address`.
+struct PageLocation {
+    BufferType type = BufferType::Dram;
+    uint32_t bank = 0;
+    CoreCoord core;
+    uint32_t address = 0;
 };
 
 using ProgramId = uint32_t;
@@ -187,14 +252,22 @@ public:
     CoreCoord worker_core(CoreCoord logical) const;
     // NoC coordinates of a DRAM bank (column 0 of the NoC grid in this emulator).
     CoreCoord dram_bank_core(uint32_t bank) const;
+    // Logical core of L1 bank `bank` (row-major over the grid; grid_x * grid_y banks).
+    CoreCoord l1_bank_core(uint32_t bank) const;
     // Compile-time args a kernel's TensorAccessorArgs<offset>() reads for this buffer, as
     // tt-metal's TensorAccessorArgs(buffer).append_to(ct_args) appends them for an interleaved
-    // DRAM buffer: {ArgConfig bits (IsDram = 2), aligned page size}.
+    // buffer: {ArgConfig bits (IsDram = 2 for DRAM, 0 for L1), aligned page size}. Sharded
+    // buffers throw Unsupported (kernels reach their shards through CBs placed on the buffer).
     std::vector<uint32_t> tensor_accessor_args(uint32_t buffer_id) const;
 
     // Allocates an interleaved DRAM buffer of `size` bytes split into pages of `page_bytes`.
     // Throws MemoryAllocation when size is 0 or the banks are full, InvalidArgument for a bad page.
     Buffer buffer_create(uint64_t size, uint32_t page_bytes);
+    // Any buffer (BufferConfig). Throws MemoryAllocation when the banks / L1 are full,
+    // InvalidArgument naming the field for a bad page, shard spec or layout.
+    Buffer buffer_create(const BufferConfig& config);
+    // Where page `page` of a buffer lives (InvalidArgument past the end).
+    PageLocation buffer_page_location(uint32_t buffer_id, uint64_t page) const;
     // Frees a buffer; throws MemoryDeallocation for an unknown id.
     void buffer_free(uint32_t buffer_id);
     // Host → device and back; bytes are the buffer's logical bytes (pages back to back).
@@ -214,7 +287,10 @@ public:
                                   std::vector<uint32_t> args);
     void program_set_common_runtime_args(ProgramId program, uint32_t kernel, std::vector<uint32_t> args);
 
-    // Starts the program on every core it names. Returns at once; wait() finishes it.
+    // Starts the program on every core it names. Returns at once; wait() finishes it. Throws
+    // InvalidArgument (before starting) when a statically placed CB overlaps a live L1 buffer
+    // ("statically allocated circular buffers … clash with L1 buffers", naming the CB, the core
+    // and the buffer) or a CB placed on a buffer names a freed or non-L1 buffer or outgrows it.
     void program_launch(ProgramId program);
     // Blocks until the launched program has finished; rethrows the first error of the launch
     // (check failure, deadlock report, crash report). One launch is in flight at a time.

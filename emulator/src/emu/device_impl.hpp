@@ -30,11 +30,14 @@ inline std::string coord_str(CoreCoord c) {
 
 struct BufferRecord {
     Buffer buf;
-    uint32_t aligned_page = 0;   // page stride inside a bank: align(page_bytes, dram_alignment)
+    uint32_t aligned_page = 0;   // page stride inside a bank: align(page_bytes, DRAM / L1 alignment)
     uint64_t num_pages = 0;
     uint64_t bank_span = 0;      // bytes reserved at `address` in every bank
     uint64_t full_rows = 0;      // num_pages / banks: pages every bank holds
     uint32_t extra_pages = 0;    // num_pages % banks: banks 0 … extra_pages-1 hold one page more
+    // Sharded L1 buffers: per page, the core index (y * grid_x + x) and the page slot in its
+    // shard; per shard, its core index.
+    std::vector<uint32_t> page_core, page_slot, shard_core;
     // True when the bytes [addr, addr + bytes) of DRAM bank `bank` lie inside this buffer's pages
     // in that bank (page i is in bank i % banks).
     bool holds(uint32_t bank, uint64_t addr, uint64_t bytes) const {
@@ -54,6 +57,7 @@ struct Device::Impl {
     L1Arena l1;
     DramBanks dram;
     RangeAllocator dram_alloc;
+    RangeAllocator l1_alloc;  // L1 buffers: [l1_unreserved_base, l1_bytes), the same range on every core
     mutable std::mutex mu;  // guards buffers / programs against the launch thread's lookups
 
     std::map<uint32_t, BufferRecord> buffers;
@@ -92,6 +96,14 @@ struct Device::Impl {
     void join_launch();
 
     const BufferRecord& buffer_record(uint32_t id, ErrorStatus status, const char* what) const;
+    // Host memory of page `page` of a buffer (with its logical core or DRAM bank in *where).
+    uint8_t* page_ptr(const BufferRecord& r, uint64_t page, PageLocation* where = nullptr) const;
+    // A kernel's L1 address → offset in a core's L1: a host address inside some core's window,
+    // or a value in [l1_unreserved_base, l1_bytes), the address of an L1 buffer. False otherwise.
+    bool l1_offset(uint64_t addr, uint64_t* off) const {
+        if (addr >= spec.l1_unreserved_base && addr < spec.l1_bytes) return *off = addr, true;
+        return l1.core_of(addr, off) >= 0;
+    }
 };
 
 }  // namespace zyx::emu

@@ -26,7 +26,8 @@ static_assert(uint32_t(tile::PoolType::Max) == 2 && uint32_t(tile::PoolType::Min
               "reduce op codes (tt-metal's PoolType and ReduceDim values)");
 
 const char* fpu_name(uint32_t op) {
-    static const char* n[] = {"copy_tile", "add/sub/mul_tiles", "matmul_tiles", "reduce_tile", "transpose_wh_tile"};
+    static const char* n[] = {"copy_tile",         "add/sub/mul_tiles", "matmul_tiles", "reduce_tile",
+                              "transpose_wh_tile", "tilize_block"};
     return op < ZYX_EMU_FPU_COUNT ? n[op] : "?";
 }
 
@@ -186,9 +187,46 @@ const CbState& unpack_source(Fiber& f, uint32_t cb_id, uint32_t t, const char* a
     return cb;
 }
 
+std::string tilize_call(uint32_t cb_id, uint32_t width) {
+    return "tilize_block(cb " + std::to_string(cb_id) + ", block " + std::to_string(width) + ")";
+}
+
+[[noreturn]] ZYX_EMU_COLD void tilize_fault(const CbState& cb, uint32_t cb_id, uint32_t width, uint32_t col,
+                                           uint64_t extent) {
+    const std::string call = tilize_call(cb_id, width);
+    if (tile::row_major_datum_bytes(cb.format) == 0)
+        kernel_fault(call + ": data format " + std::string(data_format_name(cb.format)) +
+                     " has no row-major form (tilize reads Float32, Float16_b, Float16, Int32, UInt32, UInt16, UInt8)");
+    if (width == 0) kernel_fault(call + ": a block of 0 tiles");
+    kernel_fault(call + ": tile column " + std::to_string(col) + " reads " + std::to_string(extent) +
+                 " B of row-major data from the CB front, but only " + std::to_string(cb.waited) + " pages (" +
+                 std::to_string(uint64_t(cb.waited) * cb.page_bytes) + " B) are waited for with cb_wait_front");
+}
+
+// UNPACK of tilize_block: tile column `col` of the row-major block (32 rows of width·32 datums,
+// tt-metal api/compute/tilize.h) at the front of cb `cb_id`, gathered into face order in
+// `scratch` (4 KiB) and unpacked into `out` as copy_tile does (no TF32 reduction: the datacopy
+// of tilize_block unpacks to DST, UnpackToDestEn).
+void unpack_tilize(Fiber& f, uint32_t cb_id, uint32_t width, uint32_t col, void* scratch, float* out) {
+    const CbState& cb = cb_checked(f, int32_t(cb_id), "tilize_block");
+    const uint32_t db = tile::row_major_datum_bytes(cb.format);
+    const uint64_t row_bytes = uint64_t(width) * 32 * db;
+    const uint64_t extent = 31 * row_bytes + (uint64_t(col) + 1) * 32 * db;
+    if (db == 0 || width == 0 || extent > uint64_t(cb.waited) * cb.page_bytes) [[unlikely]]
+        tilize_fault(cb, cb_id, width, col, extent);
+    tile::rows_to_faces(db, reinterpret_cast<const void*>(uintptr_t(cb.rd_ptr + uint64_t(col) * 32 * db)),
+                        uint32_t(row_bytes), scratch);
+    tile::unpack_tile(cb.format, scratch, out, false);
+}
+
 [[noreturn]] ZYX_EMU_COLD void out_of_step_fault(const Operand& s, const char* api) {
     kernel_fault(std::string(api) + ": MATH and UNPACK are out of step (UNPACK unpacked operands for " + fpu_name(s.op) +
                  " into DST " + std::to_string(s.idst) + ")");
+}
+
+[[noreturn]] ZYX_EMU_COLD void matmul_block_transpose_fault(uint32_t call, uint32_t init) {
+    kernel_fault("matmul_block: transpose " + std::to_string(call) + " differs from the " + std::to_string(init ? 1 : 0) +
+                 " of the last mm_block_init / matmul_block_init (tt-metal applies the init's)");
 }
 
 void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags) {
@@ -197,6 +235,16 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     OperandQueue& q = *core.opq;
     const char* api = fpu_name(op);
     if (f.proc == Proc::Unpack) {
+        if (op == ZYX_EMU_FPU_TILIZE) {
+            if (q.count == OperandQueue::kDepth) block_on(f, Wait::OperandPush);
+            Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
+            s.op = op, s.idst = idst, s.flags = flags, s.has_b = false;
+            s.fmt_a = cb_checked(f, int32_t(cb_a), "tilize_block").format;
+            unpack_tilize(f, cb_a, flags, tile_a, s.b, s.a);  // s.b: scratch for the gather
+            ++q.count;
+            ++f.events;
+            return;
+        }
         // UNPACK: CB tiles (relative to the front) → SrcA / SrcB.
         bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE;
         const CbState& a = unpack_source(f, cb_a, tile_a, api);
@@ -204,8 +252,10 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         if (q.count == OperandQueue::kDepth) block_on(f, Wait::OperandPush);
         Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
         s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = a.format, s.has_b = two;
+        // copy_tile unpacks to DST; the other ops, and untilize_block's copy (flags 1), go
+        // through SrcA / SrcB, which hold a Float32 CB's data as TF32.
         tile::unpack_tile(a.format, reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + tile_a * a.page_bytes)), s.a,
-                          op != ZYX_EMU_FPU_COPY);
+                          op != ZYX_EMU_FPU_COPY || flags != 0);
         if (b)
             tile::unpack_tile(b->format, reinterpret_cast<const void*>(uintptr_t(b->rd_ptr + tile_b * b->page_bytes)), s.b,
                               true);
@@ -219,21 +269,29 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     bool dst_cleared = idst < 32 && !(core.dst.written[core.dst.math_sec] & (1u << idst));
     const RoleConfig& cfg = core.cfg[int(Proc::Math)];
     // copy_tile, transpose and eltwise without accumulation replace the whole DST tile.
-    bool overwrite = op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_TRANSPOSE || (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
+    bool overwrite = op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_TILIZE || op == ZYX_EMU_FPU_TRANSPOSE ||
+                     (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
     float* dst = math_dst(f, idst, api, overwrite);
     if (q.count == 0) block_on(f, Wait::OperandPop);
     Operand& s = q.slots[q.head];
     if (s.op != op || s.idst != idst) [[unlikely]] out_of_step_fault(s, api);
     MathFidelity fid = core.compute.math_fidelity;
     switch (op) {
-        case ZYX_EMU_FPU_COPY: std::memcpy(dst, s.a, sizeof s.a); break;
+        case ZYX_EMU_FPU_COPY:
+        case ZYX_EMU_FPU_TILIZE: std::memcpy(dst, s.a, sizeof s.a); break;
         case ZYX_EMU_FPU_ELTWISE:
             tile::eltwise_binary(tile::EltwiseOp(flags & 15), tile::Broadcast((flags >> 4) & 15), s.a, s.b, dst,
                                  cfg.acc_to_dest, fid);
             break;
-        case ZYX_EMU_FPU_MATMUL:
-            tile::matmul(s.a, s.b, dst, (flags == ~0u ? cfg.mm_transpose : flags) != 0, fid);
+        case ZYX_EMU_FPU_MATMUL: {
+            // matmul_block (flags 0x100 | transpose): tt-metal's LLK takes the transpose of the
+            // init (mm_block_init); a call that asks for another one is a kernel bug.
+            if (flags != ~0u && (flags & 0x100) && (flags & 1) != (cfg.mm_transpose != 0)) [[unlikely]]
+                matmul_block_transpose_fault(flags & 1, cfg.mm_transpose);
+            const bool tr = flags == ~0u ? cfg.mm_transpose != 0 : (flags & 0x100) ? cfg.mm_transpose != 0 : flags != 0;
+            tile::matmul(s.a, s.b, dst, tr, fid);
             break;
+        }
         case ZYX_EMU_FPU_REDUCE:
             tile::reduce(tile::PoolType(flags & 15), tile::ReduceDim((flags >> 4) & 15), s.a, s.b, dst, dst_cleared);
             break;
@@ -446,6 +504,63 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
     else
         tile::pack_tile(cb.format, settle_dst(d, d.pack_sec, idst, false), l1);
     if (!out_of_order) ++cb.packed;
+}
+
+// untilize_block / pack_untilize_block (tt-metal api/compute/untilize.h, pack_untilize.h): the
+// tile is packed as pack_tile would (same conversion and 16-bit DST rounding), then scattered
+// into the rows of the row-major block.
+std::string pack_rows_call(uint32_t idst, uint32_t cb_id, uint32_t full, uint32_t col) {
+    return "pack_untilize(DST " + std::to_string(idst) + ", cb " + std::to_string(cb_id) + ", full_ct_dim " +
+           std::to_string(full) + ", column " + std::to_string(col) + ")";
+}
+
+[[noreturn]] ZYX_EMU_COLD void pack_rows_fault(const DstState& d, const CbState& cb, uint32_t idst, uint32_t cb_id,
+                                              uint32_t full, uint32_t col, uint64_t first) {
+    const std::string call = pack_rows_call(idst, cb_id, full, col);
+    if (d.state[d.pack_sec] != DstState::Packing) kernel_fault(call + ": DST packed outside tile_regs_wait / tile_regs_release");
+    if (idst >= d.capacity)
+        kernel_fault(call + ": DST index " + std::to_string(idst) + " is beyond the capacity of " + std::to_string(d.capacity) +
+                     " tiles");
+    if (tile::row_major_datum_bytes(cb.format) == 0)
+        kernel_fault(call + ": data format " + std::string(data_format_name(cb.format)) +
+                     " has no row-major form (untilize writes Float32, Float16_b, Float16, Int32, UInt32, UInt16, UInt8)");
+    if (full == 0 || col >= full) kernel_fault(call + ": the column is outside the block");
+    if (cb.page_bytes < cb.tile_bytes)
+        kernel_fault(call + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
+                     std::string(data_format_name(cb.format)) + " tile");
+    kernel_fault(call + ": writes pages " + std::to_string(first) + " to " + std::to_string(first + full - 1) +
+                 " of the CB but only " + std::to_string(cb.reserved) +
+                 " pages are reserved with cb_reserve_back (overrun)");
+}
+
+void pack_rows(uint32_t idst, uint32_t cb_id, uint32_t page, uint32_t full, uint32_t col, bool sequential) {
+    Fiber& f = cur();
+    if (f.proc != Proc::Pack) return;
+    DstState& d = f.core->dst;
+    CbState& cb = cb_checked(f, int32_t(cb_id), "pack_untilize");
+    const uint64_t first = uint64_t(page) + (sequential ? cb.packed : 0);
+    const uint32_t db = tile::row_major_datum_bytes(cb.format);
+    if (d.state[d.pack_sec] != DstState::Packing || idst >= d.capacity || db == 0 || full == 0 || col >= full ||
+        cb.page_bytes < cb.tile_bytes || first + full > cb.reserved) [[unlikely]]
+        pack_rows_fault(d, cb, idst, cb_id, full, col, first);
+    if (cb.producer != int8_t(f.proc)) {
+        if (cb.producer >= 0)
+            kernel_fault(pack_rows_call(idst, cb_id, full, col) + ": packs into a CB whose producer is " +
+                         proc_name(Proc(cb.producer)));
+        cb.producer = int8_t(f.proc);
+    }
+    alignas(64) uint8_t faces[4096];
+    const uint32_t bit = 1u << idst;
+    if (d.pending[d.pack_sec] & bit)
+        tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven, d.tile(d.pack_sec, idst), faces);
+    else
+        tile::pack_tile(cb.format, settle_dst(d, d.pack_sec, idst, false), faces);
+    // The block's rows are full·32 datums long, so its 32 rows fill exactly `full` tile-sized
+    // pages (tt-metal's CB page convention for row-major blocks).
+    const uint32_t row_bytes = full * 32 * db;
+    void* l1 = reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + first * cb.page_bytes + uint64_t(col) * 32 * db));
+    tile::faces_to_rows(db, faces, l1, row_bytes);
+    if (sequential && col + 1 == full) cb.packed += full;
 }
 
 // The emulator unpacks and packs every tile with its own CB's format, so reconfiguration calls

@@ -254,9 +254,9 @@ const BufferRecord* find_dram_owner(Fiber& f, const Device::Impl& d, uint32_t ba
     std::string where = std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
     if (d.core_at_noc(x, y) >= 0) {
         uint64_t off = 0;
-        if (d.l1.core_of(local, &off) < 0)
+        if (!d.l1_offset(local, &off))
             kernel_fault(where + " is not an L1 address (kernels address L1 with the values get_write_ptr / "
-                                 "get_read_ptr / get_semaphore return)");
+                                 "get_read_ptr / get_semaphore return, or an L1 buffer's address)");
         kernel_fault(where + ": " + std::to_string(size) + " B at L1 offset " + std::to_string(off) +
                      " run past the end of L1 (" + std::to_string(d.spec.l1_bytes) + " B): out of bounds");
     }
@@ -274,7 +274,7 @@ Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
     uint64_t local = noc_addr & ((1ull << 36) - 1);
     if (int c = d.core_at_noc(x, y); c >= 0) {
         uint64_t off = 0;
-        if (d.l1.core_of(local, &off) < 0 || off + size > d.spec.l1_bytes) [[unlikely]]
+        if (!d.l1_offset(local, &off) || off + size > d.spec.l1_bytes) [[unlikely]]
             resolve_fault(noc_addr, size, api);
         return {d.l1.core_base(uint32_t(c)) + off, off, false};
     }
@@ -294,6 +294,8 @@ Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
 
 // `addr`: 64-bit, so a wild pointer (noc_semaphore_wait takes one) is reported whole.
 uint8_t* own_l1(Fiber& f, uint64_t addr, uint32_t size, const char* api, const char* role) {
+    // An L1 buffer's address (an offset in [l1_unreserved_base, l1_bytes)) names this core's L1 too.
+    if (addr >= dev().spec.l1_unreserved_base && addr < dev().spec.l1_bytes) addr += f.core->l1_addr;
     uint64_t off = uint64_t(addr) - f.core->l1_addr;
     if (addr < f.core->l1_addr || off + size > dev().spec.l1_bytes) [[unlikely]] own_l1_fault(f, addr, size, api, role);
     return f.core->l1 + off;
@@ -363,7 +365,7 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
     uint32_t x1 = uint32_t(mcast >> 36) & 63, y1 = uint32_t(mcast >> 42) & 63;
     uint64_t local = mcast & ((1ull << 36) - 1);
     uint64_t off = 0;
-    if (d.l1.core_of(local, &off) < 0 || off + size > d.spec.l1_bytes)
+    if (!d.l1_offset(local, &off) || off + size > d.spec.l1_bytes)
         kernel_fault(std::string(api) + ": destination " + hex(local) + " (+" + std::to_string(size) +
                      " B) is not inside L1");
     check_alignment(api, uint64_t(s - f.core->l1), off, false);
@@ -583,6 +585,10 @@ ZYX_EMU_COLD void cb_index_fault(const Fiber& f, int32_t id, const char* api) {
 
 }  // namespace zyx::emu::api
 
+namespace zyx::emu::api {
+void pack_rows(uint32_t idst, uint32_t cb, uint32_t page, uint32_t full_ct_dim, uint32_t col, bool sequential);  // kernel_api_compute.cpp
+}  // namespace zyx::emu::api
+
 namespace zyx::emu {
 
 const zyx_emu_api* kernel_api_table() {
@@ -640,6 +646,7 @@ const zyx_emu_api* kernel_api_table() {
         t.transpose_dest = transpose_dest;
         t.copy_dest = copy_dest;
         t.sfpu_binary_int = sfpu_binary_int;
+        t.pack_rows = pack_rows;
         return t;
     }();
     return &table;

@@ -894,6 +894,7 @@ void Device::program_launch(ProgramId program) {
     auto it = d.programs.find(program);
     if (it == d.programs.end())
         throw Error(ErrorStatus::KernelLaunch, "program_launch: unknown program id " + std::to_string(program));
+    program_place_l1(d, *it->second, program);
     install_fault_handlers();
     cores_create(d);
     auto L = std::make_shared<Launch>();

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "core/error.hpp"
@@ -73,6 +74,20 @@ uint64_t RangeAllocator::alloc(uint64_t bytes, uint64_t align) {
         if (start + bytes > end || start + bytes < start) continue;
         uint64_t lo = it->first;
         free_.erase(it);
+        if (start > lo) free_[lo] = start - lo;
+        if (start + bytes < end) free_[start + bytes] = end - (start + bytes);
+        return start;
+    }
+    return UINT64_MAX;
+}
+
+uint64_t RangeAllocator::alloc_top(uint64_t bytes, uint64_t align) {
+    for (auto it = free_.rbegin(); it != free_.rend(); ++it) {
+        uint64_t lo = it->first, end = it->first + it->second;
+        if (bytes > it->second) continue;
+        uint64_t start = (end - bytes) / align * align;
+        if (start < lo) continue;
+        free_.erase(std::next(it).base());
         if (start > lo) free_[lo] = start - lo;
         if (start + bytes < end) free_[start + bytes] = end - (start + bytes);
         return start;

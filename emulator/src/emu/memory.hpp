@@ -67,6 +67,9 @@ public:
     RangeAllocator(uint64_t lo, uint64_t hi) { free_[lo] = hi - lo; }
     // Returns the start of a free range of `bytes` aligned to `align`, or UINT64_MAX.
     uint64_t alloc(uint64_t bytes, uint64_t align);
+    // Top-down: the highest aligned start whose range fits (tt-metal allocates L1 buffers from
+    // the end of L1 downward), or UINT64_MAX.
+    uint64_t alloc_top(uint64_t bytes, uint64_t align);
     void free(uint64_t start, uint64_t bytes);
 
 private:

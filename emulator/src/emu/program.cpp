@@ -263,6 +263,25 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     o.flags.push_back("-DKERNEL_COMPILE_TIME_ARGS=" + ct);
     o.flags.push_back("-DZYX_EMU_NUM_CT_ARGS=" + std::to_string(k.compile_args.size()));
     for (const auto& [name, value] : k.defines) o.flags.push_back("-D" + name + "=" + value);
+    if (!k.named_compile_args.empty()) {
+        if (k.defines.count("KERNEL_COMPILE_TIME_ARG_MAP"))
+            throw Error(ErrorStatus::InvalidArgument, "kernel '" + k.name +
+                                                          "': named_compile_args and a KERNEL_COMPILE_TIME_ARG_MAP define both "
+                                                          "given; use named_compile_args");
+        std::string map;
+        for (const auto& [name, value] : k.named_compile_args) {
+            if (!map.empty()) map += ',';
+            map += "{\"";
+            map += name;
+            map += "\",";
+            map += std::to_string(value);
+            map += '}';
+        }
+        o.flags.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
+    }
+    // The worker grid: L1 bank b is logical core (b % X, b / X) (api/tensor/tensor_accessor.h).
+    o.flags.push_back("-DZYX_EMU_GRID_X=" + std::to_string(device.grid_x));
+    o.flags.push_back("-DZYX_EMU_GRID_Y=" + std::to_string(device.grid_y));
 
     // #line: compiler messages (and assert's line) name the kernel and its own lines, not the
     // cache copy; what the emulator appends is named as such. ZYX_EMU_KERNEL_FILE tells ASSERT
@@ -343,28 +362,53 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
         const auto& cb = spec.cbs[i];
         std::string what = "circular buffer " + std::to_string(cb.index);
         check_ranges(ds, cb.cores, what);
-        if (cb.index >= ds.num_cbs)
-            throw Error(ErrorStatus::InvalidArgument, what + ": index is beyond the " + std::to_string(ds.num_cbs) +
-                                                          " circular buffers of " + ds.name);
-        if (cb.page_bytes == 0 || cb.page_bytes % 4 != 0)
-            throw Error(ErrorStatus::InvalidArgument, what + ": page size " + std::to_string(cb.page_bytes) +
-                                                          " B is not a non-zero multiple of 4 B (sizeof(uint32_t))");
+        // The config's indices: its own and its aliases (one L1 region, tt-metal's several-index
+        // CircularBufferConfig), each checked as a CB of its own.
+        std::vector<CircularBufferSpec::Alias> views{{cb.index, cb.format, cb.page_bytes}};
+        views.insert(views.end(), cb.aliases.begin(), cb.aliases.end());
         if (cb.num_pages == 0 || cb.num_pages > 0xffff)
             throw Error(ErrorStatus::InvalidArgument, what + ": " + std::to_string(cb.num_pages) +
                                                           " pages do not fit the 16-bit page counters (1..65535)");
-        if (tile_size_bytes(cb.format) == 0)
-            throw Error(ErrorStatus::InvalidArgument, what + ": invalid data format");
-        uint64_t bytes = uint64_t(cb.page_bytes) * cb.num_pages;
+        const uint64_t bytes = uint64_t(cb.page_bytes) * cb.num_pages;
+        for (size_t a = 0; a < views.size(); ++a)
+            for (size_t b = a + 1; b < views.size(); ++b)
+                if (views[a].index == views[b].index)
+                    throw Error(ErrorStatus::InvalidArgument, "circular buffer " + std::to_string(views[a].index) +
+                                                                  " is configured twice in one config (an alias of itself)");
+        for (const auto& v : views) {
+            std::string vwhat = "circular buffer " + std::to_string(v.index);
+            if (v.index >= ds.num_cbs)
+                throw Error(ErrorStatus::InvalidArgument, vwhat + ": index is beyond the " + std::to_string(ds.num_cbs) +
+                                                              " circular buffers of " + ds.name);
+            if (v.page_bytes == 0 || v.page_bytes % 4 != 0)
+                throw Error(ErrorStatus::InvalidArgument, vwhat + ": page size " + std::to_string(v.page_bytes) +
+                                                              " B is not a non-zero multiple of 4 B (sizeof(uint32_t))");
+            if (bytes % v.page_bytes != 0 || bytes / v.page_bytes > 0xffff)
+                throw Error(ErrorStatus::InvalidArgument, vwhat + ": page size " + std::to_string(v.page_bytes) +
+                                                              " B does not divide the region of " + std::to_string(bytes) +
+                                                              " B into 1..65535 pages");
+            if (tile_size_bytes(v.format) == 0)
+                throw Error(ErrorStatus::InvalidArgument, vwhat + ": invalid data format");
+        }
+        if (cb.buffer) {
+            std::lock_guard<std::mutex> lock(d.mu);
+            const BufferRecord& r = d.buffer_record(*cb.buffer, ErrorStatus::InvalidArgument, what.c_str());
+            if (r.buf.type != BufferType::L1)
+                throw Error(ErrorStatus::InvalidArgument, what + " is placed on buffer " + std::to_string(*cb.buffer) +
+                                                              ", a DRAM buffer; a globally allocated CB needs an L1 buffer");
+        }
         uint32_t at = 0;
         for_each_core(ds, cb.cores, [&](uint32_t c, CoreCoord xy) {
             for (const auto& other : p->core_cbs[c])
-                if (other.index == cb.index)
-                    throw Error(ErrorStatus::InvalidArgument, what + " is configured twice on core " + coord_str(xy));
+                for (const auto& v : views)
+                    if (other.index == v.index)
+                        throw Error(ErrorStatus::InvalidArgument,
+                                    "circular buffer " + std::to_string(v.index) + " is configured twice on core " + coord_str(xy));
             at = std::max(at, top[c]);
         });
         at = (at + ds.l1_alignment - 1) / ds.l1_alignment * ds.l1_alignment;
         for_each_core(ds, cb.cores, [&](uint32_t c, CoreCoord xy) {
-            if (at + bytes > ds.l1_bytes) {
+            if (!cb.buffer && at + bytes > ds.l1_bytes) {
                 std::string r;
                 for (const auto& cr : cb.cores) r += (r.empty() ? "" : ", ") + range_str(cr);
                 throw Error(ErrorStatus::InvalidArgument,
@@ -373,9 +417,15 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
                                 std::to_string(ds.l1_bytes) + " B (circular buffer " + std::to_string(cb.index) + ": " +
                                 std::to_string(bytes) + " B at " + std::to_string(at) + ")");
             }
-            p->core_cbs[c].push_back({cb.index, cb.format, cb.page_bytes, cb.num_pages, at});
-            top[c] = at + uint32_t(bytes);
+            for (const auto& v : views)
+                p->core_cbs[c].push_back({v.index, v.format, v.page_bytes, uint32_t(bytes / v.page_bytes),
+                                          cb.buffer ? 0u : at, uint32_t(i), cb.buffer ? int64_t(*cb.buffer) : -1});
+            if (!cb.buffer) top[c] = at + uint32_t(bytes);
         });
+    }
+    {
+        std::lock_guard<std::mutex> lock(d.mu);
+        program_place_l1(d, *p, 0);
     }
 
     // Semaphores.
@@ -439,6 +489,44 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
     d.programs.emplace(id, std::move(p));
     ZYX_LOG(emu) << "program " << id << ": " << spec.kernels.size() << " kernels, " << spec.cbs.size() << " CBs";
     return id;
+}
+
+void program_place_l1(Device::Impl& d, Program& p, ProgramId id) {
+    const DeviceSpec& ds = d.spec;
+    auto prog = [&] { return id ? "program " + std::to_string(id) : std::string("the program"); };
+    for (uint32_t c = 0; c < d.num_cores(); ++c) {
+        const CoreCoord xy{c % ds.grid_x, c / ds.grid_x};
+        for (auto& pl : p.core_cbs[c]) {
+            const uint64_t bytes = uint64_t(pl.page_bytes) * pl.num_pages;
+            if (pl.buffer >= 0) {
+                auto it = d.buffers.find(uint32_t(pl.buffer));
+                if (it == d.buffers.end())
+                    throw Error(ErrorStatus::InvalidArgument, "circular buffer " + std::to_string(pl.index) + " of " + prog() +
+                                                                  " is placed on buffer " + std::to_string(pl.buffer) +
+                                                                  ", which was freed");
+                const BufferRecord& r = it->second;
+                if (bytes > r.bank_span)
+                    throw Error(ErrorStatus::InvalidArgument,
+                                "circular buffer " + std::to_string(pl.index) + " of " + prog() + " on core " + coord_str(xy) +
+                                    ": " + std::to_string(bytes) + " B do not fit the " + std::to_string(r.bank_span) +
+                                    " B that L1 buffer " + std::to_string(pl.buffer) + " holds on each core");
+                pl.offset = r.buf.address;
+                continue;
+            }
+            // tt-metal: "Statically allocated circular buffers in program N clash with L1 buffers
+            // on core range …" (every L1 buffer reserves its address range on every core).
+            for (const auto& [bid, r] : d.buffers) {
+                if (r.buf.type != BufferType::L1) continue;
+                if (pl.offset < r.buf.address + r.bank_span && r.buf.address < pl.offset + bytes)
+                    throw Error(ErrorStatus::InvalidArgument,
+                                "statically allocated circular buffers in " + prog() + " clash with L1 buffers on core " +
+                                    coord_str(xy) + ": circular buffer " + std::to_string(pl.index) + " occupies [" +
+                                    std::to_string(pl.offset) + ", " + std::to_string(pl.offset + bytes) +
+                                    ") and L1 buffer " + std::to_string(bid) + " is allocated at " +
+                                    std::to_string(r.buf.address) + " (" + std::to_string(r.bank_span) + " B)");
+            }
+        }
+    }
 }
 
 void Device::program_free(ProgramId program) {

@@ -28,6 +28,8 @@ struct CbPlacement {
     DataFormat format;
     uint32_t page_bytes, num_pages;
     uint32_t offset;  // L1 offset of the FIFO start (same on every core of the CB's range)
+    uint32_t spec;    // index in ProgramSpec::cbs (aliases of one config share it)
+    int64_t buffer = -1;  // >= 0: placed on this L1 buffer; `offset` is set at each launch
 };
 
 struct Program {
@@ -41,6 +43,11 @@ struct Program {
     std::vector<std::vector<std::vector<uint32_t>>> rt_args;
     std::vector<std::vector<uint32_t>> common_args;
 };
+
+// Before a launch (the device lock held): places the CBs that name an L1 buffer at that
+// buffer's address and checks every statically placed CB against the live L1 buffers. Throws
+// InvalidArgument naming the CB, the core and the buffer.
+void program_place_l1(Device::Impl& d, Program& p, ProgramId id);
 
 // Compiles one kernel source for the emulator (through the JIT cache) and loads it. Throws
 // KernelCompilation with the compiler's message, Unsupported for kernels with mutable globals.

@@ -5,9 +5,11 @@
 //       .set_page_size(tt::CBIndex::c_0, tile_bytes);
 //
 // Checked as tt-metal checks them: an index below NUM_CIRCULAR_BUFFERS, a page size that
-// divides the total size and is a multiple of 4 B. A config naming several buffer indices (CBs
-// sharing one L1 region) and a globally allocated address (a CB inside an L1 buffer) are what
-// the emulator does not model: CreateCircularBuffer throws Unsupported for them.
+// divides the total size and is a multiple of 4 B. A config naming several buffer indices gives
+// CBs sharing one L1 region, each index with its own format, page size and pointers. A globally
+// allocated address (set_globally_allocated_address, or the constructor taking a Buffer) puts
+// the CB at that L1 buffer's address on every core instead of the static CB region (a sharded
+// buffer: each core's shard).
 #pragma once
 
 #include <array>
@@ -29,7 +31,7 @@ public:
     CircularBufferConfig(uint32_t total_size, const std::map<uint8_t, tt::DataFormat>& data_format_spec);
     // For the index(…) builder.
     explicit CircularBufferConfig(uint32_t total_size);
-    // A CB placed in an L1 buffer: throws Unsupported (the emulator has no L1 buffers).
+    // A CB placed in an L1 buffer (set_globally_allocated_address).
     CircularBufferConfig(uint32_t total_size, const std::map<uint8_t, tt::DataFormat>& data_format_spec,
                          const Buffer& buffer);
 
@@ -38,7 +40,7 @@ public:
     CircularBufferConfig& set_globally_allocated_address(const Buffer& buffer);
 
     uint32_t total_size() const { return total_size_; }
-    std::optional<uint32_t> globally_allocated_address() const { return std::nullopt; }
+    std::optional<uint32_t> globally_allocated_address() const { return globally_allocated_address_; }
     const std::array<std::optional<tt::DataFormat>, NUM_CIRCULAR_BUFFERS>& data_formats() const { return data_formats_; }
     const std::array<std::optional<uint32_t>, NUM_CIRCULAR_BUFFERS>& page_sizes() const { return page_sizes_; }
     const std::unordered_set<uint8_t>& buffer_indices() const { return buffer_indices_; }
@@ -57,7 +59,11 @@ public:
     };
     Builder index(uint8_t buffer_index);
 
+    // The buffer a globally allocated CB lives in (tt-metal's member of the same name).
+    const Buffer* shadow_global_buffer = nullptr;
+
 private:
+    std::optional<uint32_t> globally_allocated_address_;
     uint32_t total_size_ = 0;
     std::array<std::optional<tt::DataFormat>, NUM_CIRCULAR_BUFFERS> data_formats_;
     std::array<std::optional<uint32_t>, NUM_CIRCULAR_BUFFERS> page_sizes_;

@@ -98,7 +98,7 @@ uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRan
 
 // ---- buffers ----------------------------------------------------------------------------------
 std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& config);
-std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& config);  // throws Unsupported
+std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& config);  // L1 only
 void DeallocateBuffer(Buffer& buffer);
 
 // ---- runtime args -----------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // tt-metal's TensorAccessorArgs (tt-metalium/tensor_accessor_args.hpp): the compile-time args a
-// kernel's TensorAccessorArgs<offset>() reads for a buffer. For the emulator's interleaved DRAM
-// buffers that is two words, [ArgConfig bits (IsDram = 2), aligned page size], as in
-// tt-metal's newest form; there are no common runtime args. An ArgsConfig other than None
-// (runtime rank, shapes, bank coordinates: sharded buffers) throws Unsupported.
+// kernel's TensorAccessorArgs<offset>() reads for a buffer. For interleaved DRAM and L1 buffers
+// that is two words, [ArgConfig bits (IsDram = 2 for DRAM, 0 for L1), aligned page size], as in
+// tt-metal's newest form; there are no common runtime args. An ArgsConfig other than None, and
+// a sharded buffer (runtime rank, shapes, bank coordinates), throw Unsupported.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +50,7 @@ public:
 
     // Accessors for a DRAM (L1) interleaved tensor whose page size the kernel passes itself.
     static TensorAccessorArgs create_dram_interleaved();
-    static TensorAccessorArgs create_l1_interleaved();  // throws Unsupported when appended
+    static TensorAccessorArgs create_l1_interleaved();
 
     void append_to(std::vector<uint32_t>& compile_time_args) const;
     void append_to(std::vector<uint32_t>& compile_time_args, std::vector<uint32_t>& common_runtime_args) const;

@@ -274,6 +274,45 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
     zyx_emu_c::fpu(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, transpose ? 1 : 0);
 }
 
+// ---- matmul_block (matmul.h) ------------------------------------------------------------------
+// A block of rt_dim × ct_dim output tiles for one step along K: for r < rt_dim, c < ct_dim,
+//   DST[idst + r·ct_dim + c] += A[in0_tile_index + r·kt_dim] · B[in1_tile_index + c]
+// (B transposed when the init asked), each product matmul_tiles' (tile::matmul, same fidelity
+// and numerics: docs/numerics.md §5). The kernel loops over K, advancing in0_tile_index by 1 and
+// in1_tile_index by the width of its B block, as tt-metal's matmul kernels do. The transpose is
+// the init's (tt-metal's LLK ignores the call's): a call whose transpose differs faults.
+// matmul_block_init is the current name of mm_block_init_short (tt-metal matmul.h 01c8afed).
+ALWI void mm_block_init(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t out_cb_id = 16, const uint32_t transpose = 0,
+                        uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1) {
+    (void)ct_dim, (void)rt_dim, (void)kt_dim;
+    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id), transpose ? 1 : 0);
+}
+ALWI void mm_block_init_short(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, const uint32_t transpose = 0,
+                              uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1) {
+    (void)ct_dim, (void)rt_dim, (void)kt_dim;
+    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, -1, transpose ? 1 : 0);
+}
+ALWI void mm_block_init_short_with_dt(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t old_in1_cb_id = 2,
+                                      const uint32_t transpose = 0, uint32_t ct_dim = 1, uint32_t rt_dim = 1,
+                                      uint32_t kt_dim = 1) {
+    (void)old_in1_cb_id;
+    mm_block_init_short(in0_cb_id, in1_cb_id, transpose, ct_dim, rt_dim, kt_dim);
+}
+ALWI void matmul_block_init(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0, uint32_t ct_dim = 1,
+                            uint32_t rt_dim = 1, uint32_t kt_dim = 1, uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
+    mm_block_init_short(in0_cb_id, in1_cb_id, transpose, ct_dim, rt_dim, kt_dim);
+}
+ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
+                       uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
+    for (uint32_t r = 0; r < rt_dim; ++r)
+        for (uint32_t c = 0; c < ct_dim; ++c)
+            zyx_emu_c::fpu(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, in0_tile_index + r * kt_dim, in1_tile_index + c,
+                           idst + r * ct_dim + c, 0x100u | (transpose ? 1u : 0u));
+}
+
 // matmul_tile: the name of matmul_tiles in some tt-metal versions of api/compute/matmul.h,
 // (in0, in1, in0_tile, in1_tile, idst, transpose = 0).
 ALWI void matmul_tile(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
@@ -297,7 +336,8 @@ ALWI uint32_t reduce_flags() {
 }
 }  // namespace zyx_emu_c
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
-ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
+ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
     zyx_emu_c::init(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, int32_t(ocb), zyx_emu_c::reduce_flags<reduce_type, reduce_dim>());
 }
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
@@ -347,5 +387,6 @@ ALWI void pack_reconfig_data_format(uint32_t, uint32_t new_operand) { ZYX_EMU.pa
 
 #include "api/compute/sfpu_ops.h"
 #include "api/compute/sfpu_int_ops.h"
+#include "api/compute/layout_ops.h"
 
 using namespace ckernel;

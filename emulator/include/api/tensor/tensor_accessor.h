@@ -5,7 +5,11 @@
 //   noc_async_read_page(i, acc, l1_addr);
 //   constexpr auto next = TensorAccessorArgs<args.next_compile_time_args_offset()>();
 //
-// Sharded buffers are not implemented by the emulator: using one is an "Unsupported" fault.
+// DRAM- and L1-interleaved buffers (ArgConfig IsDram set or not). L1 bank b is worker core b in
+// row-major order over the grid, as tt-metal's L1 banking allocator numbers them (one bank per
+// worker core); the emulator's kernel build passes the grid as ZYX_EMU_GRID_X / _Y. Sharded
+// accessors are not implemented: using one is an "Unsupported" fault (kernels reach their own
+// shard through a CB placed on the buffer).
 #pragma once
 
 #include <cstddef>
@@ -15,6 +19,30 @@ namespace tensor_accessor {
 // An offset not known at compile time (tt-metal internal/tensor/const.h).
 constexpr std::size_t UNKNOWN = ~std::size_t(0);
 }  // namespace tensor_accessor
+
+namespace zyx_emu_detail {
+// NoC address of byte `offset` of page `page_id` of an L1-interleaved buffer: bank
+// page_id % banks (the worker core (bank % X, bank / X)) at base + (page_id / banks) * stride.
+// NoC coordinates as Device::worker_core: Wormhole logical + 18, Blackhole the Tensix column
+// of NoC0 and row + 2.
+inline uint64_t l1_interleaved_page_addr(uint32_t base, uint32_t page_id, uint32_t stride, uint32_t offset,
+                                         uint8_t noc) {
+#if defined(ZYX_EMU_GRID_X) && defined(ZYX_EMU_GRID_Y)
+    constexpr uint32_t banks = uint32_t(ZYX_EMU_GRID_X) * uint32_t(ZYX_EMU_GRID_Y);
+    const uint32_t bank = page_id % banks, row = page_id / banks;
+    const uint32_t lx = bank % uint32_t(ZYX_EMU_GRID_X), ly = bank / uint32_t(ZYX_EMU_GRID_X);
+    constexpr uint8_t kBlackholeTensixX[] = {1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16};
+    const bool wormhole = ZYX_EMU.device_info()->arch == 0;
+    const uint32_t x = wormhole ? lx + 18 : kBlackholeTensixX[lx < 14 ? lx : 13];
+    const uint32_t y = wormhole ? ly + 18 : ly + 2;
+    return get_noc_addr(x, y, base + row * stride + offset, noc);
+#else
+    (void)base, (void)page_id, (void)stride, (void)offset, (void)noc;
+    ZYX_EMU.kernel_fault("Unsupported: L1-interleaved TensorAccessor without the emulator's grid defines");
+    return 0;
+#endif
+}
+}  // namespace zyx_emu_detail
 
 // CTA_OFFSET: index of the accessor's first compile-time arg. CRTA_OFFSET: index of its first
 // common runtime arg (interleaved buffers use none), known at compile time or passed to the
@@ -56,6 +84,8 @@ struct TensorAccessor {
     }
     uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index) const {
         if (Args::is_sharded) ZYX_EMU.kernel_fault("Unsupported: sharded TensorAccessor");
+        if (!Args::is_dram)
+            return zyx_emu_detail::l1_interleaved_page_addr(bank_base_address, page_id, get_aligned_page_size(), offset, noc);
         return zyx_emu_detail::interleaved_page_addr(Args::is_dram, bank_base_address, page_id,
                                                      get_aligned_page_size(), offset, noc);
     }

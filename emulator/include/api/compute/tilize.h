@@ -1,0 +1,3 @@
+// tt-metal path api/compute/tilize.h: part of the emulator compute API (compute_kernel_api.h; layout_ops.h).
+#pragma once
+#include "api/compute/compute_kernel_api.h"
