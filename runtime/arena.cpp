@@ -26,10 +26,13 @@ void check_object(int fd, const std::string& name, uint64_t bytes) {
     struct stat st {};
     if (::fstat(fd, &st) != 0) bad(name, std::string("fstat: ") + std::strerror(errno));
     if (!S_ISREG(st.st_mode)) bad(name, "not a shared-memory object");
-    if (st.st_uid != ::geteuid()) bad(name, "owned by uid " + std::to_string(st.st_uid) + ", not by this runtime's uid " + std::to_string(::geteuid()));
+    if (st.st_uid != ::geteuid())
+        bad(name,
+            "owned by uid " + std::to_string(st.st_uid) + ", not by this runtime's uid " + std::to_string(::geteuid()));
     if ((st.st_mode & 077) != 0) bad(name, "must have mode 0600 (no group or other access)");
     if (uint64_t(st.st_size) < bytes)
-        bad(name, "object has " + std::to_string(st.st_size) + " bytes, fewer than the " + std::to_string(bytes) + " to map");
+        bad(name,
+            "object has " + std::to_string(st.st_size) + " bytes, fewer than the " + std::to_string(bytes) + " to map");
 }
 }  // namespace
 
@@ -45,7 +48,8 @@ void Arena::unmap() {
 }
 
 void Arena::map(const std::string& name, uint64_t bytes) {
-    if (bytes == 0 || bytes > kMaxArenaBytes) bad(name, "size " + std::to_string(bytes) + " must be between 1 and 2^40 bytes");
+    if (bytes == 0 || bytes > kMaxArenaBytes)
+        bad(name, "size " + std::to_string(bytes) + " must be between 1 and 2^40 bytes");
     int fd = ::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
     if (fd < 0) bad(name, std::string("cannot open: ") + std::strerror(errno));
     try {
@@ -70,7 +74,8 @@ void Arena::map(const std::string& name, uint64_t bytes) {
 
 void Arena::resize(uint64_t bytes) {
     if (fd_ < 0) throw Error(ErrorStatus::InvalidArgument, "arena_resize: no arena is mapped (send arena_map first)");
-    if (bytes == 0 || bytes > kMaxArenaBytes) bad(name_, "size " + std::to_string(bytes) + " must be between 1 and 2^40 bytes");
+    if (bytes == 0 || bytes > kMaxArenaBytes)
+        bad(name_, "size " + std::to_string(bytes) + " must be between 1 and 2^40 bytes");
     check_object(fd_, name_, bytes);
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (p == MAP_FAILED) bad(name_, std::string("mmap: ") + std::strerror(errno));

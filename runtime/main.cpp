@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
             std::fputs(kUsage, stdout);  // allow-print: command-line usage
             return 0;
         } else if (a == "--list-targets") {
-            for (const std::string& t : runtime::target_names()) std::printf("%s\n", t.c_str());  // allow-print: command-line usage
+            for (const std::string& t : runtime::target_names())
+                std::printf("%s\n", t.c_str());  // allow-print: command-line usage
             return 0;
         } else if (a == "--target") {
             topts.target = value();
@@ -140,7 +141,8 @@ int main(int argc, char** argv) {
         lock = std::make_unique<DeviceLock>(topts.target, topts.device_id, lock_dir, DeviceLock::Role::runtime);
     } catch (const Error& e) {
         ZYX_LOG(runtime) << "device lock: " << e.what();
-        return runtime::serve_unavailable(in_fd, out_fd, Error(e.status(), "zyx-tt-runtime: " + e.message()), sopts.raw_timeout_ms,
+        return runtime::serve_unavailable(in_fd, out_fd, Error(e.status(), "zyx-tt-runtime: " + e.message()),
+                                          sopts.raw_timeout_ms,
                                           /*once=*/true);
     }
 
@@ -149,10 +151,12 @@ int main(int argc, char** argv) {
         target = runtime::target_create(topts);
     } catch (const Error& e) {
         ZYX_LOG(runtime) << "target '" << topts.target << "' failed to start: " << e.what();
-        return runtime::serve_unavailable(in_fd, out_fd, Error(e.status(), "zyx-tt-runtime: target '" + topts.target + "': " + e.message()),
-                                          sopts.raw_timeout_ms);
+        return runtime::serve_unavailable(
+            in_fd, out_fd, Error(e.status(), "zyx-tt-runtime: target '" + topts.target + "': " + e.message()),
+            sopts.raw_timeout_ms);
     }
-    ZYX_LOG(runtime) << "pid " << ::getpid() << " serving target " << target->name() << " (" << target->device().name << ")";
+    ZYX_LOG(runtime) << "pid " << ::getpid() << " serving target " << target->name() << " (" << target->device().name
+                     << ")";
     runtime::Server server(*target, sopts);
     return server.serve(in_fd, out_fd);
 }

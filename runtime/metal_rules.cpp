@@ -75,12 +75,14 @@ const std::vector<MetalErrorRule>& metal_error_rules() {
         // beyond max L1 size of M B"
         {"beyond max L1 size", ErrorStatus::InvalidArgument, "tt_metal/impl/program/program.cpp"},
         // CircularBufferConfig: "Total circular buffer size N B must be divisible by page size M B"
-        {"must be divisible by page size", ErrorStatus::InvalidArgument, "tt_metal/impl/buffers/circular_buffer_config.cpp"},
+        {"must be divisible by page size", ErrorStatus::InvalidArgument,
+         "tt_metal/impl/buffers/circular_buffer_config.cpp"},
         // CircularBufferConfig: "Buffer index (i) exceeds max number of circular buffers per core (n)"
         {"exceeds max number of circular buffers", ErrorStatus::InvalidArgument,
          "tt_metal/impl/buffers/circular_buffer_config.cpp"},
         // CircularBufferConfig::set_page_size: "Illegal circular buffer index i. Page size can only be …"
-        {"Illegal circular buffer index", ErrorStatus::InvalidArgument, "tt_metal/impl/buffers/circular_buffer_config.cpp"},
+        {"Illegal circular buffer index", ErrorStatus::InvalidArgument,
+         "tt_metal/impl/buffers/circular_buffer_config.cpp"},
     };
     return rules;
 }
@@ -93,15 +95,19 @@ ErrorStatus classify_metal_error(std::string_view message, MetalPhase phase) {
 
 uint32_t unreserved_l1_bytes(uint64_t l1_size, uint64_t unreserved_base) {
     if (unreserved_base >= l1_size)
-        throw Error(ErrorStatus::Initialization, "tt-metal reports the unreserved L1 base " + std::to_string(unreserved_base) +
-                                                     " at or above the L1 size " + std::to_string(l1_size));
+        throw Error(ErrorStatus::Initialization,
+                    "tt-metal reports the unreserved L1 base " + std::to_string(unreserved_base) +
+                        " at or above the L1 size " + std::to_string(l1_size));
     const uint64_t free = l1_size - unreserved_base;
     if (free > UINT32_MAX)
-        throw Error(ErrorStatus::Initialization, "tt-metal reports " + std::to_string(free) + " unreserved L1 bytes per core, more than 32 bits hold");
+        throw Error(
+            ErrorStatus::Initialization,
+            "tt-metal reports " + std::to_string(free) + " unreserved L1 bytes per core, more than 32 bits hold");
     return uint32_t(free);
 }
 
-std::optional<size_t> board_for_chip(const std::vector<PciBoard>& boards, const OpenedChip& chip, const MmioPciAddresses& mmio) {
+std::optional<size_t> board_for_chip(const std::vector<PciBoard>& boards, const OpenedChip& chip,
+                                     const MmioPciAddresses& mmio) {
     auto it = mmio.find(chip.mmio_chip_id);
     if (it == mmio.end() || it->second.empty()) return std::nullopt;
     const std::string want = normalized_pci_address(it->second);
@@ -129,12 +135,15 @@ std::chrono::milliseconds run_timeout_from_env(const char* env_value) {
     uint64_t v = 0;
     bool ok = s.size() <= 7;
     for (char c : s) {
-        if (!std::isdigit(static_cast<unsigned char>(c))) ok = false;
-        else v = v * 10 + uint64_t(c - '0');
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+            ok = false;
+        else
+            v = v * 10 + uint64_t(c - '0');
     }
     if (!ok || v < 1 || v > 3600000)
         throw Error(ErrorStatus::Initialization,
-                    "ZYX_TT_METAL_RUN_TIMEOUT_MS=" + std::string(s) + " is not a whole number of milliseconds from 1 to 3600000");
+                    "ZYX_TT_METAL_RUN_TIMEOUT_MS=" + std::string(s) +
+                        " is not a whole number of milliseconds from 1 to 3600000");
     return std::chrono::milliseconds(v);
 }
 
@@ -153,9 +162,7 @@ void run_bounded(std::string_view what, std::chrono::milliseconds deadline, std:
         std::exception_ptr error;
         try {
             st->fn();
-        } catch (...) {
-            error = std::current_exception();
-        }
+        } catch (...) { error = std::current_exception(); }
         std::lock_guard lock(st->m);
         st->error = error;
         st->done = true;
@@ -165,7 +172,8 @@ void run_bounded(std::string_view what, std::chrono::milliseconds deadline, std:
     if (!st->cv.wait_for(lock, deadline, [&] { return st->done; })) {
         lock.unlock();
         worker.detach();
-        throw Error(ErrorStatus::Timeout, std::string(what) + " did not finish within " + std::to_string(deadline.count()) + " ms");
+        throw Error(ErrorStatus::Timeout,
+                    std::string(what) + " did not finish within " + std::to_string(deadline.count()) + " ms");
     }
     lock.unlock();
     worker.join();

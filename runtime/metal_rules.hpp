@@ -95,13 +95,14 @@ using MmioPciAddresses = std::map<int, std::string>;
 // of the chip's MMIO chip, so the remote chip of an n300 resolves to its card. Addresses compare
 // case-insensitively and a missing "0000:" domain counts as domain 0. Nullopt when the MMIO chip
 // has no known address or no board has it; never a guess by position.
-std::optional<size_t> board_for_chip(const std::vector<PciBoard>& boards, const OpenedChip& chip, const MmioPciAddresses& mmio);
+std::optional<size_t> board_for_chip(const std::vector<PciBoard>& boards, const OpenedChip& chip,
+                                     const MmioPciAddresses& mmio);
 
 // The PCI address of /dev/tenstorrent/<device_number>: the last component of the `device` link of
 // the driver's class entry "tenstorrent!<n>" (or "tenstorrent<n>") under `sysfs_class`. Nullopt when
 // neither exists or the link does not name a PCI address.
-std::optional<std::string> pci_address_of_device_number(int device_number,
-                                                        const std::filesystem::path& sysfs_class = "/sys/class/tenstorrent");
+std::optional<std::string> pci_address_of_device_number(
+    int device_number, const std::filesystem::path& sysfs_class = "/sys/class/tenstorrent");
 
 // ---- bounded waits -----------------------------------------------------------------------------------
 // The deadline for one launch. `env_value` is ZYX_TT_METAL_RUN_TIMEOUT_MS (null or empty: the

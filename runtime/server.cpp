@@ -39,7 +39,7 @@ namespace {
 
 std::string idle_note(uint64_t discarded, int raw_timeout_ms) {
     return "; the input after it was discarded until it was idle for " + std::to_string(raw_timeout_ms) + " ms (" +
-           std::to_string(discarded) + " bytes), since compile_program sources may have followed";
+        std::to_string(discarded) + " bytes), since compile_program sources may have followed";
 }
 
 // Reads the raw source bytes that follow a compile_program line into r.program.kernels, then
@@ -51,15 +51,18 @@ void read_sources(InputStream& in, protocol::Request& r, int raw_timeout_ms) {
         k.source.reserve(size_t(want));
         size_t got = in.read_exact(k.source, want, raw_timeout_ms);
         if (got < want)
-            throw Error(ErrorStatus::Protocol, "compile_program: kernel '" + k.name + "' declared " + std::to_string(want) +
-                                                   " source bytes but only " + std::to_string(got) + " arrived before the input ended or went idle for " +
-                                                   std::to_string(raw_timeout_ms) + " ms");
+            throw Error(ErrorStatus::Protocol,
+                        "compile_program: kernel '" + k.name + "' declared " + std::to_string(want) +
+                            " source bytes but only " + std::to_string(got) +
+                            " arrived before the input ended or went idle for " + std::to_string(raw_timeout_ms) +
+                            " ms");
     }
     if (in.read_byte(raw_timeout_ms) != '\n') {
         uint64_t n = in.discard_until_idle(raw_timeout_ms);
-        throw Error(ErrorStatus::Protocol,
-                    "compile_program: the kernel sources are not followed by '\\n'; the declared source_bytes do not match the bytes sent" +
-                        idle_note(n, raw_timeout_ms));
+        throw Error(
+            ErrorStatus::Protocol,
+            "compile_program: the kernel sources are not followed by '\\n'; the declared source_bytes do not match the bytes sent" +
+                idle_note(n, raw_timeout_ms));
     }
 }
 
@@ -73,7 +76,8 @@ std::optional<uint64_t> declared_source_total(const json& j) {
     for (const json& k : *ks) {
         if (!k.is_object()) return std::nullopt;
         auto n = k.find("source_bytes");
-        if (n == k.end() || !n->is_number_unsigned() || n->get<uint64_t>() > protocol::kMaxSourceBytes) return std::nullopt;
+        if (n == k.end() || !n->is_number_unsigned() || n->get<uint64_t>() > protocol::kMaxSourceBytes)
+            return std::nullopt;
         total += n->get<uint64_t>();
     }
     return total;
@@ -96,8 +100,9 @@ FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
         if (st == InputStream::LineStatus::eof) return {};
         if (st == InputStream::LineStatus::too_long) {
             uint64_t n = in.discard_until_idle(raw_timeout_ms);
-            return framing_error(Error(ErrorStatus::Protocol, "request line longer than " + std::to_string(protocol::kMaxLineBytes) +
-                                                                  " bytes; skipped" + idle_note(n, raw_timeout_ms)),
+            return framing_error(Error(ErrorStatus::Protocol,
+                                       "request line longer than " + std::to_string(protocol::kMaxLineBytes) +
+                                           " bytes; skipped" + idle_note(n, raw_timeout_ms)),
                                  std::nullopt);
         }
         if (!line.empty()) break;  // blank lines are allowed between requests
@@ -132,9 +137,7 @@ FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
     if (f.request.cmd == Command::compile_program) {
         try {
             read_sources(in, f.request, raw_timeout_ms);
-        } catch (const Error& e) {
-            return framing_error(e, seq);
-        }
+        } catch (const Error& e) { return framing_error(e, seq); }
     }
     f.kind = FramedRequest::Kind::request;
     return f;
@@ -147,7 +150,8 @@ int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeou
         if (f.kind == FramedRequest::Kind::end_of_input) return 0;  // as a working runtime (docs/protocol.md §1)
         bool exit_cmd = f.kind == FramedRequest::Kind::request && f.request.cmd == Command::exit;
         std::optional<uint64_t> seq = f.kind == FramedRequest::Kind::request ? f.request.seq : f.seq;
-        json j = exit_cmd ? protocol::response_ok(seq) : protocol::response_error(seq, reason.status(), reason.message());
+        json j =
+            exit_cmd ? protocol::response_ok(seq) : protocol::response_error(seq, reason.status(), reason.message());
         if (!write_all(out_fd, dump(j) + "\n") || exit_cmd) return 0;  // exit, or the client closed our stdout
     }
     return 1;  // answered the one request with the reason
@@ -203,12 +207,8 @@ json Server::dispatch(const protocol::Request& r) {
     switch (r.cmd) {
         case Command::hello: return hello(r);
         case Command::ping: return protocol::response_ok(std::nullopt);
-        case Command::arena_map:
-            arena_.map(r.arena_name, r.arena_bytes);
-            return protocol::response_ok(std::nullopt);
-        case Command::arena_resize:
-            arena_.resize(r.arena_bytes);
-            return protocol::response_ok(std::nullopt);
+        case Command::arena_map: arena_.map(r.arena_name, r.arena_bytes); return protocol::response_ok(std::nullopt);
+        case Command::arena_resize: arena_.resize(r.arena_bytes); return protocol::response_ok(std::nullopt);
         case Command::alloc_buf: return alloc_buf(r);
         case Command::free_buf: return free_buf(r);
         case Command::write_buf:
@@ -218,17 +218,16 @@ json Server::dispatch(const protocol::Request& r) {
         case Command::run: return run(r);
         case Command::release_program: return release_program(r);
         case Command::stats: return stats();
-        case Command::exit:
-            exiting_ = true;
-            return protocol::response_ok(std::nullopt);
+        case Command::exit: exiting_ = true; return protocol::response_ok(std::nullopt);
     }
     throw Error(ErrorStatus::Internal, "unhandled command");
 }
 
 json Server::hello(const protocol::Request& r) {
     if (r.version != protocol::kVersion)
-        throw Error(ErrorStatus::Protocol, "hello: client speaks protocol version " + std::to_string(r.version) +
-                                               ", this runtime speaks version " + std::to_string(protocol::kVersion));
+        throw Error(ErrorStatus::Protocol,
+                    "hello: client speaks protocol version " + std::to_string(r.version) +
+                        ", this runtime speaks version " + std::to_string(protocol::kVersion));
     greeted_ = true;
     json j = protocol::response_ok(std::nullopt);
     j["version"] = protocol::kVersion;
@@ -249,17 +248,20 @@ json Server::alloc_buf(const protocol::Request& r) {
     if (r.bytes == 0) throw Error(ErrorStatus::MemoryAllocation, "alloc_buf: a buffer of 0 bytes cannot be allocated");
     uint32_t page = r.page_bytes ? r.page_bytes : options_.default_page_bytes;
     if (page % 4 != 0)
-        throw Error(ErrorStatus::InvalidArgument, "alloc_buf: page_bytes " + std::to_string(page) + " is not a multiple of 4");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "alloc_buf: page_bytes " + std::to_string(page) + " is not a multiple of 4");
     protocol::DeviceDesc dev = target_.device();
     // Kernels move a DRAM page through a core's L1 (noc_async_read/write of one page into a CB),
     // so a page larger than L1 can never be used; refusing it also keeps every page computation
     // of a target far from 32-bit wrap-around.
     if (page > dev.l1_bytes)
-        throw Error(ErrorStatus::InvalidArgument, "alloc_buf: page_bytes " + std::to_string(page) + " exceeds l1_bytes " +
-                                                      std::to_string(dev.l1_bytes) + " (a page must fit a core's L1)");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "alloc_buf: page_bytes " + std::to_string(page) + " exceeds l1_bytes " +
+                        std::to_string(dev.l1_bytes) + " (a page must fit a core's L1)");
     if (r.bytes > dev.dram_bytes)
-        throw Error(ErrorStatus::MemoryAllocation, "alloc_buf: " + std::to_string(r.bytes) + " bytes exceed the device's " +
-                                                       std::to_string(dev.dram_bytes) + " bytes of DRAM");
+        throw Error(ErrorStatus::MemoryAllocation,
+                    "alloc_buf: " + std::to_string(r.bytes) + " bytes exceed the device's " +
+                        std::to_string(dev.dram_bytes) + " bytes of DRAM");
     TargetBuffer tb = target_.buffer_alloc(r.bytes, page);
     while (next_buffer_ == 0 || buffers_.count(next_buffer_)) ++next_buffer_;
     uint32_t id = next_buffer_++;
@@ -288,11 +290,13 @@ json Server::transfer(const protocol::Request& r) {
     if (!arena_.mapped()) throw Error(st, ctx + ": no staging arena is mapped (send arena_map first)");
     BufferRecord& b = buffer_for(r.buffer, st, ctx);
     if (r.offset > b.bytes || r.bytes > b.bytes - r.offset)
-        throw Error(st, ctx + ": " + std::to_string(r.bytes) + " bytes at offset " + std::to_string(r.offset) + " exceed buffer " +
-                            std::to_string(r.buffer) + " of " + std::to_string(b.bytes) + " bytes");
+        throw Error(st,
+                    ctx + ": " + std::to_string(r.bytes) + " bytes at offset " + std::to_string(r.offset) +
+                        " exceed buffer " + std::to_string(r.buffer) + " of " + std::to_string(b.bytes) + " bytes");
     if (r.arena_offset > arena_.size() || r.bytes > arena_.size() - r.arena_offset)
-        throw Error(st, ctx + ": " + std::to_string(r.bytes) + " bytes at arena offset " + std::to_string(r.arena_offset) +
-                            " exceed the staging arena of " + std::to_string(arena_.size()) + " bytes");
+        throw Error(st,
+                    ctx + ": " + std::to_string(r.bytes) + " bytes at arena offset " + std::to_string(r.arena_offset) +
+                        " exceed the staging arena of " + std::to_string(arena_.size()) + " bytes");
     delay(r.cmd);
     if (r.bytes > 0) {
         uint8_t* p = arena_.data() + r.arena_offset;
@@ -311,8 +315,9 @@ json Server::copy_buf(const protocol::Request& r) {
     BufferRecord& src = buffer_for(r.src_buffer, ErrorStatus::MemoryCopyP2H, "copy_buf source");
     BufferRecord& dst = buffer_for(r.buffer, ErrorStatus::MemoryCopyH2P, "copy_buf destination");
     if (r.bytes > src.bytes || r.bytes > dst.bytes)
-        throw Error(ErrorStatus::MemoryCopyH2P, "copy_buf: " + std::to_string(r.bytes) + " bytes exceed buffer " +
-                                                    std::to_string(r.bytes > src.bytes ? r.src_buffer : r.buffer));
+        throw Error(ErrorStatus::MemoryCopyH2P,
+                    "copy_buf: " + std::to_string(r.bytes) + " bytes exceed buffer " +
+                        std::to_string(r.bytes > src.bytes ? r.src_buffer : r.buffer));
     // The targets have no device-side copy yet: stage through host memory in bounded pieces.
     constexpr uint64_t kPiece = 4u << 20;
     std::vector<uint8_t> tmp(size_t(std::min(r.bytes, kPiece)));
@@ -328,25 +333,29 @@ json Server::compile_program(const protocol::Request& r) {
     const protocol::Program& p = r.program;
     protocol::DeviceDesc dev = target_.device();
     if (p.grid.rows > dev.grid.rows || p.grid.cols > dev.grid.cols)
-        throw Error(ErrorStatus::InvalidArgument, "compile_program: grid " + grid_str(p.grid) + " (rows x cols) exceeds the device grid " +
-                                                      grid_str(dev.grid));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "compile_program: grid " + grid_str(p.grid) + " (rows x cols) exceeds the device grid " +
+                        grid_str(dev.grid));
     // Every CB of a program lives in each core's L1 at once. Sizes in 64 bits: page_bytes x
     // num_pages of two u32s wraps in 32 (2^31 x 2 = 0), and no target sees a CB that cannot fit.
     uint64_t cb_total = 0;
     for (const protocol::CircularBuffer& cb : p.cbs) {
         if (cb.index >= dev.num_cbs)
-            throw Error(ErrorStatus::InvalidArgument, "compile_program: CB " + std::to_string(cb.index) + " is beyond the device's " +
-                                                          std::to_string(dev.num_cbs) + " circular buffers");
+            throw Error(ErrorStatus::InvalidArgument,
+                        "compile_program: CB " + std::to_string(cb.index) + " is beyond the device's " +
+                            std::to_string(dev.num_cbs) + " circular buffers");
         const uint64_t bytes = uint64_t(cb.page_bytes) * cb.num_pages;
         if (bytes > dev.l1_bytes)
-            throw Error(ErrorStatus::InvalidArgument, "compile_program: CB " + std::to_string(cb.index) + ": " + std::to_string(cb.page_bytes) +
-                                                          " page bytes x " + std::to_string(cb.num_pages) + " pages = " + std::to_string(bytes) +
-                                                          " bytes exceed l1_bytes " + std::to_string(dev.l1_bytes) + " (a core's L1)");
+            throw Error(ErrorStatus::InvalidArgument,
+                        "compile_program: CB " + std::to_string(cb.index) + ": " + std::to_string(cb.page_bytes) +
+                            " page bytes x " + std::to_string(cb.num_pages) + " pages = " + std::to_string(bytes) +
+                            " bytes exceed l1_bytes " + std::to_string(dev.l1_bytes) + " (a core's L1)");
         cb_total += bytes;
     }
     if (cb_total > dev.l1_bytes)
-        throw Error(ErrorStatus::InvalidArgument, "compile_program: the circular buffers need " + std::to_string(cb_total) +
-                                                      " bytes together, more than l1_bytes " + std::to_string(dev.l1_bytes) + " (a core's L1)");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "compile_program: the circular buffers need " + std::to_string(cb_total) +
+                        " bytes together, more than l1_bytes " + std::to_string(dev.l1_bytes) + " (a core's L1)");
     // Content key: the whole description including sources (request_json omits the sources).
     protocol::Request keyreq;
     keyreq.cmd = Command::compile_program;
@@ -358,7 +367,9 @@ json Server::compile_program(const protocol::Request& r) {
     json j = protocol::response_ok(std::nullopt);
     if (auto it = compiled_by_key_.find(key); it != compiled_by_key_.end()) {
         ProgramRecord& rec = programs_.at(it->second);
-        if (rec.refs == UINT32_MAX) throw Error(ErrorStatus::InvalidArgument, "compile_program: program " + std::to_string(it->second) + " has too many references");
+        if (rec.refs == UINT32_MAX)
+            throw Error(ErrorStatus::InvalidArgument,
+                        "compile_program: program " + std::to_string(it->second) + " has too many references");
         ++rec.refs;
         ++counters_.compile_cache_hits;
         j["program"] = it->second;
@@ -380,7 +391,8 @@ json Server::compile_program(const protocol::Request& r) {
     rec.instances[{p.grid.rows, p.grid.cols}] = inst;
     programs_.emplace(id, std::move(rec));
     compiled_by_key_[key] = id;
-    ZYX_LOG(runtime) << "compile_program " << id << ": " << p.kernels.size() << " kernels on " << grid_str(p.grid) << " in " << ms << " ms";
+    ZYX_LOG(runtime) << "compile_program " << id << ": " << p.kernels.size() << " kernels on " << grid_str(p.grid)
+                     << " in " << ms << " ms";
     j["program"] = id;
     j["cached"] = false;
     j["compile_ms"] = ms;
@@ -389,13 +401,15 @@ json Server::compile_program(const protocol::Request& r) {
 
 json Server::run(const protocol::Request& r) {
     auto it = programs_.find(r.program_id);
-    if (it == programs_.end()) throw Error(ErrorStatus::KernelLaunch, "run: unknown program " + std::to_string(r.program_id));
+    if (it == programs_.end())
+        throw Error(ErrorStatus::KernelLaunch, "run: unknown program " + std::to_string(r.program_id));
     ProgramRecord& rec = it->second;
     const protocol::Program& p = rec.desc;
     const std::string ctx = "run: program " + std::to_string(r.program_id);
     auto count_check = [&](size_t got, uint32_t want, const char* what) {
         if (got != want)
-            throw Error(ErrorStatus::KernelLaunch, ctx + " takes " + std::to_string(want) + " " + what + ", got " + std::to_string(got));
+            throw Error(ErrorStatus::KernelLaunch,
+                        ctx + " takes " + std::to_string(want) + " " + what + ", got " + std::to_string(got));
     };
     count_check(r.inputs.size(), p.num_inputs, "inputs");
     count_check(r.outputs.size(), p.num_outputs, "outputs");
@@ -408,12 +422,15 @@ json Server::run(const protocol::Request& r) {
     protocol::Grid grid = r.grid ? *r.grid : p.grid;
     protocol::DeviceDesc dev = target_.device();
     if (grid.rows > dev.grid.rows || grid.cols > dev.grid.cols)
-        throw Error(ErrorStatus::KernelLaunch, ctx + ": grid " + grid_str(grid) + " (rows x cols) exceeds the device grid " + grid_str(dev.grid));
+        throw Error(ErrorStatus::KernelLaunch,
+                    ctx + ": grid " + grid_str(grid) + " (rows x cols) exceeds the device grid " + grid_str(dev.grid));
 
     // Resolve every kernel's runtime-arg layout for every core of the grid.
     auto u32_of = [&](uint64_t v, const char* what, size_t idx) -> uint32_t {
         if (v > UINT32_MAX)
-            throw Error(ErrorStatus::KernelLaunch, ctx + ": " + what + " " + std::to_string(idx) + " = " + std::to_string(v) + " does not fit a 32-bit runtime arg");
+            throw Error(ErrorStatus::KernelLaunch,
+                        ctx + ": " + what + " " + std::to_string(idx) + " = " + std::to_string(v) +
+                            " does not fit a 32-bit runtime arg");
         return uint32_t(v);
     };
     const uint32_t cores = grid.rows * grid.cols;
@@ -431,10 +448,19 @@ json Server::run(const protocol::Request& r) {
                         case protocol::ArgSource::literal: v = a.value; break;
                         case protocol::ArgSource::input_address: v = ins[a.value]->target.address; break;
                         case protocol::ArgSource::output_address: v = outs[a.value]->target.address; break;
-                        case protocol::ArgSource::input_pages: v = u32_of(pages_of(ins[a.value]->bytes, ins[a.value]->page_bytes), "input pages", a.value); break;
-                        case protocol::ArgSource::output_pages: v = u32_of(pages_of(outs[a.value]->bytes, outs[a.value]->page_bytes), "output pages", a.value); break;
-                        case protocol::ArgSource::input_bytes: v = u32_of(ins[a.value]->bytes, "input bytes", a.value); break;
-                        case protocol::ArgSource::output_bytes: v = u32_of(outs[a.value]->bytes, "output bytes", a.value); break;
+                        case protocol::ArgSource::input_pages:
+                            v = u32_of(pages_of(ins[a.value]->bytes, ins[a.value]->page_bytes), "input pages", a.value);
+                            break;
+                        case protocol::ArgSource::output_pages:
+                            v = u32_of(pages_of(outs[a.value]->bytes, outs[a.value]->page_bytes), "output pages",
+                                       a.value);
+                            break;
+                        case protocol::ArgSource::input_bytes:
+                            v = u32_of(ins[a.value]->bytes, "input bytes", a.value);
+                            break;
+                        case protocol::ArgSource::output_bytes:
+                            v = u32_of(outs[a.value]->bytes, "output bytes", a.value);
+                            break;
                         case protocol::ArgSource::scalar: v = r.scalars[a.value]; break;
                         case protocol::ArgSource::core_x: v = x; break;
                         case protocol::ArgSource::core_y: v = y; break;
@@ -462,15 +488,11 @@ json Server::run(const protocol::Request& r) {
             instantiated = true;
         }
         delay(Command::run);
-    } catch (const Error& e) {
-        throw Error(e.status(), where + e.message());
-    }
+    } catch (const Error& e) { throw Error(e.status(), where + e.message()); }
     auto t0 = std::chrono::steady_clock::now();
     try {
         target_.program_run(inst->second, args);
-    } catch (const Error& e) {
-        throw Error(e.status(), where + e.message());
-    }
+    } catch (const Error& e) { throw Error(e.status(), where + e.message()); }
     auto us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     ++counters_.launches;
     json j = protocol::response_ok(std::nullopt);
@@ -481,7 +503,8 @@ json Server::run(const protocol::Request& r) {
 
 json Server::release_program(const protocol::Request& r) {
     auto it = programs_.find(r.program_id);
-    if (it == programs_.end()) throw Error(ErrorStatus::KernelLaunch, "release_program: unknown program " + std::to_string(r.program_id));
+    if (it == programs_.end())
+        throw Error(ErrorStatus::KernelLaunch, "release_program: unknown program " + std::to_string(r.program_id));
     ProgramRecord& rec = it->second;
     if (--rec.refs == 0) {
         for (auto& [grid, inst] : rec.instances) target_.program_free(inst);

@@ -108,8 +108,8 @@ private:
     uint32_t next_program_ = 1;
 
     struct Counters {
-        uint64_t requests = 0, errors = 0, bytes_written = 0, bytes_read = 0, launches = 0,
-                 compiles = 0, compile_cache_hits = 0, instances = 0;
+        uint64_t requests = 0, errors = 0, bytes_written = 0, bytes_read = 0, launches = 0, compiles = 0,
+                 compile_cache_hits = 0, instances = 0;
     } counters_;
 };
 

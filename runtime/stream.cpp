@@ -13,7 +13,7 @@ namespace {
 constexpr size_t kChunk = 64 * 1024;
 // Zero-timeout polls for the next request before a blocking read (see fill).
 constexpr int kSpinPolls = 200;
-}
+}  // namespace
 
 bool InputStream::fill(int timeout_ms) {
     if (eof_) return false;
@@ -37,16 +37,12 @@ bool InputStream::fill(int timeout_ms) {
     } else {
         pollfd p{fd_, POLLIN, 0};
         int rc;
-        do {
-            rc = ::poll(&p, 1, timeout_ms);
-        } while (rc < 0 && errno == EINTR);
+        do { rc = ::poll(&p, 1, timeout_ms); } while (rc < 0 && errno == EINTR);
         if (rc <= 0) return false;
     }
     char chunk[kChunk];
     ssize_t n;
-    do {
-        n = ::read(fd_, chunk, kChunk);
-    } while (n < 0 && errno == EINTR);
+    do { n = ::read(fd_, chunk, kChunk); } while (n < 0 && errno == EINTR);
     if (n > 0) buf_.append(chunk, size_t(n));
     if (n <= 0) {
         eof_ = true;

@@ -55,7 +55,8 @@ public:
     // not rebuild kernel binaries that are already built (both targets cache them by content).
     // `protocol_id` is the program's id in the protocol: every error about this instance (here
     // and in program_run) names the program by it, never by the target's own ids.
-    virtual TargetProgram program_create(const protocol::Program& program, protocol::Grid grid, uint32_t protocol_id) = 0;
+    virtual TargetProgram program_create(const protocol::Program& program, protocol::Grid grid,
+                                         uint32_t protocol_id) = 0;
     virtual void program_free(TargetProgram p) = 0;
     // Sets the runtime args of every kernel on every core, launches, waits for completion.
     // Throws the device's error (KernelFault, Deadlock, KernelLaunch …) naming kernel and core.

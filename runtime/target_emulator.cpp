@@ -117,9 +117,7 @@ public:
             }
             dev_.program_launch(id);
             dev_.wait();
-        } catch (const Error& e) {
-            throw Error(e.status(), with_protocol_id(e.message(), id, inst.protocol_id));
-        }
+        } catch (const Error& e) { throw Error(e.status(), with_protocol_id(e.message(), id, inst.protocol_id)); }
     }
 
     TargetStats stats() const override {

@@ -15,7 +15,8 @@
 #include "metal_rules.hpp"
 
 #if !defined(ZYX_TT_METAL_VERSION_NUM) || !defined(ZYX_TT_METAL_VERSION_STRING)
-#error "ZYX_TT_METAL_VERSION_NUM (major*1000000+minor*1000+patch) and ZYX_TT_METAL_VERSION_STRING come from runtime/CMakeLists.txt"
+#error \
+    "ZYX_TT_METAL_VERSION_NUM (major*1000000+minor*1000+patch) and ZYX_TT_METAL_VERSION_STRING come from runtime/CMakeLists.txt"
 #endif
 #define ZYX_TT_METAL_API_2026 (ZYX_TT_METAL_VERSION_NUM >= ZYX_TT_METAL_API_2026_SINCE_NUM)
 
@@ -119,9 +120,7 @@ public:
         const std::string what = "tt-metal " ZYX_TT_METAL_VERSION_STRING " device " + std::to_string(o.device_id);
         try {
             mesh_ = td::MeshDevice::create_unit_mesh(int(o.device_id));
-        } catch (const std::exception& e) {
-            throw Error(ErrorStatus::Initialization, what + ": " + e.what());
-        }
+        } catch (const std::exception& e) { throw Error(ErrorStatus::Initialization, what + ": " + e.what()); }
         try {
             describe(mmio);
         } catch (const Error&) {
@@ -138,7 +137,8 @@ public:
             // Closing the device waits for its command queue, which the hung program never drains,
             // and freeing buffers or programs may wait for it too. Every tt-metal object stays alive
             // (deliberately leaked) until the process exits; the watchdog thread stays blocked.
-            static_cast<void>(new Retired{std::move(mesh_), std::move(programs_), std::move(buffers_), std::move(retired_)});
+            static_cast<void>(
+                new Retired{std::move(mesh_), std::move(programs_), std::move(buffers_), std::move(retired_)});
             return;
         }
         programs_.clear();
@@ -159,12 +159,14 @@ public:
         try {
             buf = td::MeshBuffer::create(rep, local, mesh_.get());
         } catch (const std::exception& e) {
-            throw Error(ErrorStatus::MemoryAllocation, "tt-metal: allocating " + std::to_string(rounded) + " bytes: " + e.what());
+            throw Error(ErrorStatus::MemoryAllocation,
+                        "tt-metal: allocating " + std::to_string(rounded) + " bytes: " + e.what());
         }
         // What the allocator reserves: every bank holds ceil(pages / banks) pages, each rounded up
         // to the DRAM alignment (docs/protocol.md, alloc_buf), the unit stats reports.
         const uint64_t pages = rounded / page_bytes, banks = desc_.dram_banks ? desc_.dram_banks : 1;
-        const uint64_t slot = (uint64_t(page_bytes) + desc_.dram_alignment - 1) / desc_.dram_alignment * desc_.dram_alignment;
+        const uint64_t slot =
+            (uint64_t(page_bytes) + desc_.dram_alignment - 1) / desc_.dram_alignment * desc_.dram_alignment;
         uint64_t id = next_buffer_++;
         buffers_[id] = Buf{buf, rounded, page_bytes, (pages + banks - 1) / banks * slot * banks};
         return {id, uint32_t(buf->address())};
@@ -185,7 +187,8 @@ public:
     void buffer_write(uint64_t handle, const void* src, uint64_t bytes, uint64_t offset) override {
         require_usable();
         Buf& b = buffers_.at(handle);
-        const uint64_t page = b.page_bytes, first = offset / page * page, end = (offset + bytes + page - 1) / page * page;
+        const uint64_t page = b.page_bytes, first = offset / page * page,
+                       end = (offset + bytes + page - 1) / page * page;
         const bool head_partial = offset != first, tail_partial = offset + bytes != end;
         if (!head_partial && !tail_partial) {
             transfer_pages(b, const_cast<void*>(src), first, end - first, true);
@@ -193,7 +196,8 @@ public:
         }
         std::vector<uint8_t> staged(end - first);
         if (head_partial) transfer_pages(b, staged.data(), first, page, false);
-        if (tail_partial && !(head_partial && end - page == first)) transfer_pages(b, staged.data() + (end - page - first), end - page, page, false);
+        if (tail_partial && !(head_partial && end - page == first))
+            transfer_pages(b, staged.data() + (end - page - first), end - page, page, false);
         std::memcpy(staged.data() + (offset - first), src, bytes);
         transfer_pages(b, staged.data(), first, end - first, true);
     }
@@ -201,7 +205,8 @@ public:
     void buffer_read(uint64_t handle, void* dst, uint64_t bytes, uint64_t offset) override {
         require_usable();
         Buf& b = buffers_.at(handle);
-        const uint64_t page = b.page_bytes, first = offset / page * page, end = (offset + bytes + page - 1) / page * page;
+        const uint64_t page = b.page_bytes, first = offset / page * page,
+                       end = (offset + bytes + page - 1) / page * page;
         if (first == offset && end == offset + bytes) {
             transfer_pages(b, dst, first, end - first, false);
             return;
@@ -222,7 +227,8 @@ public:
         // Each piece is named in its error; the status comes from tt-metal's message
         // (metal_rules.cpp: a CB or kernel configuration tt-metal rejects is InvalidArgument).
         auto fail = [&](const std::string& what, const std::exception& e) {
-            return Error(metal::classify_metal_error(e.what(), metal::MetalPhase::Build), "tt-metal: " + name + ", " + what + ": " + e.what());
+            return Error(metal::classify_metal_error(e.what(), metal::MetalPhase::Build),
+                         "tt-metal: " + name + ", " + what + ": " + e.what());
         };
         for (const protocol::CircularBuffer& cb : p.cbs) {
             try {
@@ -230,16 +236,12 @@ public:
                 tm::CircularBufferConfig cfg(cb.page_bytes * cb.num_pages, {{uint8_t(cb.index), to_metal(cb.format)}});
                 cfg.set_page_size(uint8_t(cb.index), cb.page_bytes);
                 tm::CreateCircularBuffer(program, cores, cfg);
-            } catch (const std::exception& e) {
-                throw fail("circular buffer " + std::to_string(cb.index), e);
-            }
+            } catch (const std::exception& e) { throw fail("circular buffer " + std::to_string(cb.index), e); }
         }
         for (size_t i = 0; i < p.semaphores.size(); ++i) {
             try {
                 tm::CreateSemaphore(program, cores, p.semaphores[i]);
-            } catch (const std::exception& e) {
-                throw fail("semaphore " + std::to_string(i), e);
-            }
+            } catch (const std::exception& e) { throw fail("semaphore " + std::to_string(i), e); }
         }
         for (size_t i = 0; i < p.kernels.size(); ++i) {
             const protocol::Kernel& k = p.kernels[i];
@@ -255,15 +257,14 @@ public:
                 } else {
                     bool dm0 = k.kind == protocol::KernelKind::data_movement_0;
                     uint8_t noc = k.noc ? *k.noc : (dm0 ? 0 : 1);
-                    tm::DataMovementConfig cfg{.processor = dm0 ? tm::DataMovementProcessor::RISCV_0 : tm::DataMovementProcessor::RISCV_1,
-                                               .noc = noc == 0 ? tm::NOC::NOC_0 : tm::NOC::NOC_1,
-                                               .compile_args = k.compile_args,
-                                               .defines = k.defines};
+                    tm::DataMovementConfig cfg{
+                        .processor = dm0 ? tm::DataMovementProcessor::RISCV_0 : tm::DataMovementProcessor::RISCV_1,
+                        .noc = noc == 0 ? tm::NOC::NOC_0 : tm::NOC::NOC_1,
+                        .compile_args = k.compile_args,
+                        .defines = k.defines};
                     prog->kernels.push_back(tm::CreateKernelFromString(program, k.source, cores, cfg));
                 }
-            } catch (const std::exception& e) {
-                throw fail("kernel " + std::to_string(i), e);
-            }
+            } catch (const std::exception& e) { throw fail("kernel " + std::to_string(i), e); }
         }
 #if !ZYX_TT_METAL_API_2026
         // Compile now, so that errors surface at compile_program and not at the first run. (From
@@ -271,9 +272,7 @@ public:
         // a build failure there is reported as KernelCompilation by program_run.)
         try {
             tm::detail::CompileProgram(mesh_.get(), program);
-        } catch (const std::exception& e) {
-            throw fail("compiling", e);
-        }
+        } catch (const std::exception& e) { throw fail("compiling", e); }
 #endif
         prog->workload.add_program(td::MeshCoordinateRange(mesh_->shape()), std::move(program));
         uint64_t id = next_program_++;
@@ -297,7 +296,8 @@ public:
             for (size_t k = 0; k < args.size(); ++k)
                 for (uint32_t y = 0; y < prog->grid.rows; ++y)
                     for (uint32_t x = 0; x < prog->grid.cols; ++x)
-                        tm::SetRuntimeArgs(program, prog->kernels[k], tm::CoreCoord{x, y}, args[k][y * prog->grid.cols + x]);
+                        tm::SetRuntimeArgs(program, prog->kernels[k], tm::CoreCoord{x, y},
+                                           args[k][y * prog->grid.cols + x]);
         } catch (const std::exception& e) {
             throw Error(metal::classify_metal_error(e.what(), metal::MetalPhase::Launch),
                         "tt-metal: " + name + ": setting runtime args: " + e.what());
@@ -314,10 +314,12 @@ public:
         } catch (const Error& e) {
             if (e.status() != ErrorStatus::Timeout) throw;
             hung_ = e.message();
-            throw Error(ErrorStatus::Timeout, "tt-metal: " + e.message() + " (set ZYX_TT_METAL_RUN_TIMEOUT_MS for longer launches); " +
-                                                  "the device is hung and this runtime will not use it again: restart it");
+            throw Error(ErrorStatus::Timeout,
+                        "tt-metal: " + e.message() + " (set ZYX_TT_METAL_RUN_TIMEOUT_MS for longer launches); " +
+                            "the device is hung and this runtime will not use it again: restart it");
         } catch (const std::exception& e) {
-            throw Error(metal::classify_metal_error(e.what(), metal::MetalPhase::Launch), "tt-metal: " + name + ": " + e.what());
+            throw Error(metal::classify_metal_error(e.what(), metal::MetalPhase::Launch),
+                        "tt-metal: " + name + ": " + e.what());
         }
         ++launches_;
     }
@@ -331,7 +333,7 @@ public:
 private:
     struct Buf {
         std::shared_ptr<td::MeshBuffer> buf;
-        uint64_t bytes = 0;         // whole pages
+        uint64_t bytes = 0;  // whole pages
         uint32_t page_bytes = 0;
         uint64_t device_bytes = 0;  // DRAM reserved over all banks
     };
@@ -377,17 +379,19 @@ private:
             desc_.dram_bytes = boards[*i].dram_bytes;
             desc_.name = boards[*i].board;
         }
-        desc_.data_formats = {protocol::DataFormat::Float32, protocol::DataFormat::Float16, protocol::DataFormat::Float16_b,
-                              protocol::DataFormat::Bfp8_b,  protocol::DataFormat::Int32,   protocol::DataFormat::UInt32,
-                              protocol::DataFormat::UInt16,  protocol::DataFormat::UInt8};
+        desc_.data_formats = {protocol::DataFormat::Float32,   protocol::DataFormat::Float16,
+                              protocol::DataFormat::Float16_b, protocol::DataFormat::Bfp8_b,
+                              protocol::DataFormat::Int32,     protocol::DataFormat::UInt32,
+                              protocol::DataFormat::UInt16,    protocol::DataFormat::UInt8};
     }
 
     // After a launch timed out the device cannot be trusted: every request that would touch it
     // fails at once, naming the launch that hung, instead of hanging again.
     void require_usable() const {
         if (hung_)
-            throw Error(ErrorStatus::Timeout, "tt-metal device " + std::to_string(device_id_) + " is hung (" + *hung_ +
-                                                  "); this runtime no longer uses it: restart it");
+            throw Error(ErrorStatus::Timeout,
+                        "tt-metal device " + std::to_string(device_id_) + " is hung (" + *hung_ +
+                            "); this runtime no longer uses it: restart it");
     }
 
     // Blocking transfer of [offset, offset + bytes) (whole pages) between `host` and the one
@@ -399,15 +403,18 @@ private:
         std::vector<td::ShardDataTransfer> t;
         t.push_back(td::ShardDataTransfer{td::MeshCoordinate(0, 0)}.host_data(host).region(region));
 #else
-        std::vector<td::MeshCommandQueue::ShardDataTransfer> t = {{.shard_coord = td::MeshCoordinate(0, 0), .host_data = host, .region = region}};
+        std::vector<td::MeshCommandQueue::ShardDataTransfer> t = {
+            {.shard_coord = td::MeshCoordinate(0, 0), .host_data = host, .region = region}};
 #endif
         try {
-            if (write) mesh_->mesh_command_queue().enqueue_write_shards(b.buf, t, /*blocking=*/true);
-            else mesh_->mesh_command_queue().enqueue_read_shards(t, b.buf, /*blocking=*/true);
+            if (write)
+                mesh_->mesh_command_queue().enqueue_write_shards(b.buf, t, /*blocking=*/true);
+            else
+                mesh_->mesh_command_queue().enqueue_read_shards(t, b.buf, /*blocking=*/true);
         } catch (const std::exception& e) {
             throw Error(write ? ErrorStatus::MemoryCopyH2P : ErrorStatus::MemoryCopyP2H,
-                        std::string("tt-metal: ") + (write ? "writing " : "reading ") + std::to_string(bytes) + " bytes at offset " +
-                            std::to_string(offset) + ": " + e.what());
+                        std::string("tt-metal: ") + (write ? "writing " : "reading ") + std::to_string(bytes) +
+                            " bytes at offset " + std::to_string(offset) + ": " + e.what());
         }
     }
 

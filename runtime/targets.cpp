@@ -32,8 +32,9 @@ std::unique_ptr<Target> target_create(const TargetOptions& o) {
     std::string known;
     for (const std::string& n : target_names()) known += (known.empty() ? "" : ", ") + n;
     if (o.target == "emulator" || o.target == "metal")
-        throw Error(ErrorStatus::Unsupported, "Unsupported: this zyx-tt-runtime was built without the '" + o.target +
-                                                  "' target (built with: " + (known.empty() ? "none" : known) + ")");
+        throw Error(ErrorStatus::Unsupported,
+                    "Unsupported: this zyx-tt-runtime was built without the '" + o.target +
+                        "' target (built with: " + (known.empty() ? "none" : known) + ")");
     throw Error(ErrorStatus::InvalidArgument, "unknown target '" + o.target + "' (this runtime has: " + known + ")");
 }
 

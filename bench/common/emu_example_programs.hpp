@@ -36,7 +36,9 @@ inline double process_cpu_seconds() {
 }
 
 // Timed repetitions: ZYX_BENCH_REPS, else `fallback`.
-inline int reps(int fallback = 3) { return std::getenv("ZYX_BENCH_REPS") ? std::atoi(std::getenv("ZYX_BENCH_REPS")) : fallback; }
+inline int reps(int fallback = 3) {
+    return std::getenv("ZYX_BENCH_REPS") ? std::atoi(std::getenv("ZYX_BENCH_REPS")) : fallback;
+}
 
 // Seconds of one launch of the example matmul program: bf16 C = A·B, M×K×N (multiples of 32),
 // output tiles split over the whole grid, fp32 accumulation (best of reps(), warm).

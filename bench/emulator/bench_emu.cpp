@@ -42,8 +42,10 @@ void bench_matmul() {
     sgemm();
     double t_blas = best_of(3, sgemm);
     double flops = 2.0 * M * N * K;
-    std::printf("matmul 1024^3   emulated bf16 (64 cores): %8.2f ms  %7.1f GFLOP/s\n", t_emu * 1e3, flops / t_emu * 1e-9);
-    std::printf("                OpenBLAS sgemm (fp32):    %8.2f ms  %7.1f GFLOP/s\n", t_blas * 1e3, flops / t_blas * 1e-9);
+    std::printf("matmul 1024^3   emulated bf16 (64 cores): %8.2f ms  %7.1f GFLOP/s\n", t_emu * 1e3,
+                flops / t_emu * 1e-9);
+    std::printf("                OpenBLAS sgemm (fp32):    %8.2f ms  %7.1f GFLOP/s\n", t_blas * 1e3,
+                flops / t_blas * 1e-9);
     std::printf("                ratio emulated/sgemm: %.3f  (goal >= 0.3)\n", t_blas / t_emu);
 }
 

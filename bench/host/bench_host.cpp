@@ -29,7 +29,8 @@ double median_ms(const std::function<void()>& fn) {
     fn();
     std::vector<double> t;
     auto start = std::chrono::steady_clock::now();
-    while (t.size() < 5 || (t.size() < 200 && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500))) {
+    while (t.size() < 5 ||
+           (t.size() < 200 && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500))) {
         auto a = std::chrono::steady_clock::now();
         fn();
         t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
@@ -58,7 +59,8 @@ Kernel gelu_kernel(int64_t n) {
     // y·sigmoid(2z): one exp instead of a tanh (what the scheduler should emit for gelu).
     int y = k.binary(Op::add, k.binary(Op::mul, x, a), b);
     int y3 = k.binary(Op::mul, k.binary(Op::mul, y, y), y);
-    int z2 = k.binary(Op::mul, c(2.0 * std::sqrt(2.0 / M_PI)), k.binary(Op::add, y, k.binary(Op::mul, c(0.044715), y3)));
+    int z2 =
+        k.binary(Op::mul, c(2.0 * std::sqrt(2.0 / M_PI)), k.binary(Op::add, y, k.binary(Op::mul, c(0.044715), y3)));
     int g = k.binary(Op::mul, y, k.unary(Op::sigmoid, z2));
     k.add_output(DType::f32, View::contiguous({n}), g);
     return k;
@@ -104,7 +106,8 @@ void bench_sum(HostPool& pool, HostDevice& dev, int64_t n) {
     Kernel k;
     k.shape = {n};
     k.reduce_axes = 1;
-    k.add_output(DType::f32, View::contiguous({}), k.reduce(Op::reduce_sum, k.load(k.add_input(DType::f32, View::contiguous({n})))));
+    k.add_output(DType::f32, View::contiguous({}),
+                 k.reduce(Op::reduce_sum, k.load(k.add_input(DType::f32, View::contiguous({n})))));
     ProgramId p = dev.compile(k);
     BufferId x = random_buffer(pool, size_t(n), 3), y = pool.allocate(4);
     BufferId args[] = {x, y};
@@ -119,7 +122,8 @@ void bench_matmul(HostPool& pool, HostDevice& dev, int64_t n) {
     k.reduce_axes = 1;
     int a = k.add_input(DType::f32, View::contiguous({n, n}).reshape({n, 1, n}).expand({n, n, n}));
     int b = k.add_input(DType::f32, View::contiguous({n, n}).permute({1, 0}).reshape({1, n, n}).expand({n, n, n}));
-    k.add_output(DType::f32, View::contiguous({n, n}), k.reduce(Op::reduce_sum, k.binary(Op::mul, k.load(a), k.load(b))));
+    k.add_output(DType::f32, View::contiguous({n, n}),
+                 k.reduce(Op::reduce_sum, k.binary(Op::mul, k.load(a), k.load(b))));
     ProgramId p = dev.compile(k);
     if (!dev.program_uses_blas(p)) std::fprintf(stderr, "matmul_%lld does not take the BLAS path\n", (long long)n);
     BufferId x = random_buffer(pool, size_t(n * n), 4), w = random_buffer(pool, size_t(n * n), 5),

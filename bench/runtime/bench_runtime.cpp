@@ -76,9 +76,12 @@ int main(int argc, char** argv) {
     OpenOptions o;
     Config cfg;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--runtime")) o.runtime = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--preset")) cfg.emulator_preset = argv[i + 1];
-        else if (!std::strcmp(argv[i], "--chunk-kib")) o.transfer_chunk_bytes = std::strtoull(argv[i + 1], nullptr, 10) << 10;
+        if (!std::strcmp(argv[i], "--runtime"))
+            o.runtime = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--preset"))
+            cfg.emulator_preset = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--chunk-kib"))
+            o.transfer_chunk_bytes = std::strtoull(argv[i + 1], nullptr, 10) << 10;
     }
     o.config = cfg;
     o.lock_dir = std::filesystem::temp_directory_path() / ("zyx-bench-" + std::to_string(::getpid()));
@@ -92,7 +95,8 @@ int main(int argc, char** argv) {
             if (std::fgets(buf, sizeof buf, f)) load = buf;
             std::fclose(f);
         }
-        std::printf("device: %s; %ld cores, load average %s\n", dev->info().name.c_str(), ::sysconf(_SC_NPROCESSORS_ONLN), load.c_str());
+        std::printf("device: %s; %ld cores, load average %s\n", dev->info().name.c_str(),
+                    ::sysconf(_SC_NPROCESSORS_ONLN), load.c_str());
         std::printf("%-40s %12s %12s %-6s %8s   %s\n", "benchmark", "zyx", "baseline", "unit", "ratio", "goal");
 
         // 1. Round trip of a small request vs a raw pipe ping-pong. Blocks of the two alternate,
@@ -133,7 +137,8 @@ int main(int argc, char** argv) {
         };
         transfer();  // first touch of device pages and arena
         double t_ours = best_of(5, transfer);
-        if (std::memcmp(src.data(), dst.data(), bytes) != 0) std::printf("ERROR: 64 MiB round trip corrupted the data\n");
+        if (std::memcmp(src.data(), dst.data(), bytes) != 0)
+            std::printf("ERROR: 64 MiB round trip corrupted the data\n");
         std::memcpy(tmp.data(), src.data(), bytes);
         double t_memcpy = best_of(5, [&] {
             std::memcpy(tmp.data(), src.data(), bytes);
@@ -153,20 +158,26 @@ int main(int argc, char** argv) {
         auto empty_program = [&](protocol::Grid grid) {
             protocol::Program p;
             p.grid = grid;
-            p.kernels.push_back({"reader", protocol::KernelKind::data_movement_0, "void kernel_main() {}", {}, {}, {}, {}});
-            p.kernels.push_back({"writer", protocol::KernelKind::data_movement_1, "void kernel_main() {}", {}, {}, {}, {}});
-            p.kernels.push_back({"compute", protocol::KernelKind::compute, "namespace NAMESPACE { void MAIN {} }", {}, {}, {}, {}});
+            p.kernels.push_back(
+                {"reader", protocol::KernelKind::data_movement_0, "void kernel_main() {}", {}, {}, {}, {}});
+            p.kernels.push_back(
+                {"writer", protocol::KernelKind::data_movement_1, "void kernel_main() {}", {}, {}, {}, {}});
+            p.kernels.push_back(
+                {"compute", protocol::KernelKind::compute, "namespace NAMESPACE { void MAIN {} }", {}, {}, {}, {}});
             return dev->compile_program(p);
         };
         for (protocol::Grid g : {protocol::Grid{1, 1}, dev->device_desc().grid}) {
-            std::string what = "empty program launch, " + std::to_string(g.rows) + "x" + std::to_string(g.cols) + " cores";
+            std::string what =
+                "empty program launch, " + std::to_string(g.rows) + "x" + std::to_string(g.cols) + " cores";
             try {
                 backend::ProgramId p = empty_program(g);
                 for (int i = 0; i < 5; ++i) dev->launch(p, {}, {}, {});
                 const int runs = 200;
-                double total = best_of(3, [&] {
-                    for (int i = 0; i < runs; ++i) dev->launch(p, {}, {}, {});
-                }) / runs * 1e3;
+                double total = best_of(3,
+                                       [&] {
+                                           for (int i = 0; i < runs; ++i) dev->launch(p, {}, {}, {});
+                                       }) /
+                    runs * 1e3;
                 // Where the time goes: the part spent inside the device's launch + wait, as the
                 // runtime measures it (the rest is protocol and runtime-arg building).
                 double in_device = 0;
@@ -178,9 +189,7 @@ int main(int argc, char** argv) {
                 row(what.c_str(), total, in_device, "ms", total, "<= 1 ms (whole grid)");
                 std::printf("%-40s %12s %12s (baseline column = time inside the device's launch+wait)\n", "", "", "");
                 dev->release(p);
-            } catch (const Error& e) {
-                std::printf("%-40s not measured: %s\n", what.c_str(), e.what());
-            }
+            } catch (const Error& e) { std::printf("%-40s not measured: %s\n", what.c_str(), e.what()); }
         }
     } catch (const Error& e) {
         std::fprintf(stderr, "bench_runtime: %s\n", e.what());

@@ -33,7 +33,8 @@ double median_ms(const std::function<void()>& fn) {
     fn();
     std::vector<double> t;
     auto start = std::chrono::steady_clock::now();
-    while (t.size() < 5 || (t.size() < 500 && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500))) {
+    while (t.size() < 5 ||
+           (t.size() < 500 && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500))) {
         auto a = std::chrono::steady_clock::now();
         fn();
         t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());

@@ -207,7 +207,8 @@ void kernel_main() {
         cb_wait_front(0, 1);
         copy_tile_to_dst_init_short(0);
         copy_tile(0, 0, 0);
-)" + chain + R"(
+)" + chain +
+        R"(
         cb_pop_front(0, 1);
         tile_regs_commit();
         cb_reserve_back(16, 1);
@@ -303,9 +304,12 @@ int main() {
             const float want = gelu_chain_ref(zyx::bf16_to_f32(in[i]));
             max_err = std::max(max_err, double(std::fabs(zyx::bf16_to_f32(out_chain[i]) - want)));
         }
-        std::printf("SFPU chain, %u bf16 tiles on the whole wormhole-n150 grid, fp32 DST (best of %d launches)\n", kTiles, reps);
-        std::printf("  copy only (baseline)      %8.0f ns CPU per tile  %7.2f ms wall\n", copy.cpu_per_tile_ns, copy.wall_ms);
-        std::printf("  40 SFPU ops (gelu chain)  %8.0f ns CPU per tile  %7.2f ms wall\n", chain.cpu_per_tile_ns, chain.wall_ms);
+        std::printf("SFPU chain, %u bf16 tiles on the whole wormhole-n150 grid, fp32 DST (best of %d launches)\n",
+                    kTiles, reps);
+        std::printf("  copy only (baseline)      %8.0f ns CPU per tile  %7.2f ms wall\n", copy.cpu_per_tile_ns,
+                    copy.wall_ms);
+        std::printf("  40 SFPU ops (gelu chain)  %8.0f ns CPU per tile  %7.2f ms wall\n", chain.cpu_per_tile_ns,
+                    chain.wall_ms);
         std::printf("  the chain alone           %8.0f ns per tile, %.1f ns per SFPU op\n",
                     chain.cpu_per_tile_ns - copy.cpu_per_tile_ns, (chain.cpu_per_tile_ns - copy.cpu_per_tile_ns) / 40);
         std::printf("  29 SFPU ops (the same with add/mul/rsub_unary_tile) %6.0f ns CPU per tile  %7.2f ms wall\n",

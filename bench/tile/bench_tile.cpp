@@ -31,9 +31,7 @@ using zyx::emu::MathFidelity;
 
 namespace {
 
-double now_s() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // Best of `reps` timings of fn() repeated `inner` times; returns seconds per call.
 template <class Fn>
@@ -68,15 +66,20 @@ int main() {
     g_sink = c.v[0];
     double t_tile_tb = time_per_call([&] { tile::matmul(a.v, b.v, c.v, true, MathFidelity::HiFi4); }, 20000, 5);
     double t_tile_lofi = time_per_call([&] { tile::matmul(a.v, b.v, c.v, false, MathFidelity::LoFi); }, 20000, 5);
-    double t_blas_tile = time_per_call([&] {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 32, 32, 32, 1.0f, a.v, 32, b.v, 32, 1.0f, c.v, 32);
-    }, 20000, 7);
+    double t_blas_tile = time_per_call(
+        [&] {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 32, 32, 32, 1.0f, a.v, 32, b.v, 32, 1.0f, c.v, 32);
+        },
+        20000, 7);
     g_sink = c.v[0];
     std::printf("matmul 32x32x32 (one tile, dst += a*b)\n");
     std::printf("  tile::matmul HiFi4          %8.1f ns  %6.1f GFLOP/s\n", t_tile * 1e9, flops_tile / t_tile * 1e-9);
-    std::printf("  tile::matmul HiFi4 b^T      %8.1f ns  %6.1f GFLOP/s\n", t_tile_tb * 1e9, flops_tile / t_tile_tb * 1e-9);
-    std::printf("  tile::matmul LoFi           %8.1f ns  %6.1f GFLOP/s\n", t_tile_lofi * 1e9, flops_tile / t_tile_lofi * 1e-9);
-    std::printf("  cblas_sgemm 32^3            %8.1f ns  %6.1f GFLOP/s\n", t_blas_tile * 1e9, flops_tile / t_blas_tile * 1e-9);
+    std::printf("  tile::matmul HiFi4 b^T      %8.1f ns  %6.1f GFLOP/s\n", t_tile_tb * 1e9,
+                flops_tile / t_tile_tb * 1e-9);
+    std::printf("  tile::matmul LoFi           %8.1f ns  %6.1f GFLOP/s\n", t_tile_lofi * 1e9,
+                flops_tile / t_tile_lofi * 1e-9);
+    std::printf("  cblas_sgemm 32^3            %8.1f ns  %6.1f GFLOP/s\n", t_blas_tile * 1e9,
+                flops_tile / t_blas_tile * 1e-9);
 
     // ---- 2. 1024^3 ----
     const int n = 1024, nt = n / 32;
@@ -110,8 +113,8 @@ int main() {
             }
     };
     auto blas = [&] {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A.data(), n, B.data(), n, 0.0f,
-                    C.data(), n);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A.data(), n, B.data(), n, 0.0f, C.data(),
+                    n);
     };
     const double flops_big = 2.0 * n * n * n;
     double t_emu = time_per_call(emulated, 1, 3);
@@ -134,7 +137,11 @@ int main() {
 
     // ---- 3. unpack / pack ----
     std::printf("unpack_tile / pack_tile per tile (memcpy of the L1 bytes as baseline)\n");
-    struct Fmt { DataFormat f; const char* name; uint32_t bytes; };
+    struct Fmt {
+        DataFormat f;
+        const char* name;
+        uint32_t bytes;
+    };
     const Fmt fmts[] = {{DataFormat::Float16_b, "Float16_b", 2048}, {DataFormat::Float16, "Float16", 2048},
                         {DataFormat::Float32, "Float32", 4096},     {DataFormat::Bfp8_b, "Bfp8_b", 1088},
                         {DataFormat::Int32, "Int32", 4096},         {DataFormat::UInt16, "UInt16", 2048},
@@ -142,12 +149,32 @@ int main() {
     alignas(64) static uint8_t l1[4096], l1b[4096];
     Tile src, out;
     for (int i = 0; i < 1024; ++i) src.v[i] = dist(rng);
-    double t_copy_tile = time_per_call([&] { std::memcpy(out.v, src.v, 4096); g_sink = out.v[5]; }, 200000, 5);
+    double t_copy_tile = time_per_call(
+        [&] {
+            std::memcpy(out.v, src.v, 4096);
+            g_sink = out.v[5];
+        },
+        200000, 5);
     for (const Fmt& f : fmts) {
         tile::pack_tile(f.f, src.v, l1);
-        double tu = time_per_call([&] { tile::unpack_tile(f.f, l1, out.v); g_sink = out.v[7]; }, 100000, 5);
-        double tp = time_per_call([&] { tile::pack_tile(f.f, src.v, l1); g_sink = float(l1[9]); }, 100000, 5);
-        double tm = time_per_call([&] { std::memcpy(l1b, l1, f.bytes); g_sink = float(l1b[3]); }, 200000, 5);
+        double tu = time_per_call(
+            [&] {
+                tile::unpack_tile(f.f, l1, out.v);
+                g_sink = out.v[7];
+            },
+            100000, 5);
+        double tp = time_per_call(
+            [&] {
+                tile::pack_tile(f.f, src.v, l1);
+                g_sink = float(l1[9]);
+            },
+            100000, 5);
+        double tm = time_per_call(
+            [&] {
+                std::memcpy(l1b, l1, f.bytes);
+                g_sink = float(l1b[3]);
+            },
+            200000, 5);
         std::printf("  %-10s unpack %7.1f ns  pack %7.1f ns  (memcpy %5.1f ns of %u B)\n", f.name, tu * 1e9, tp * 1e9,
                     tm * 1e9, f.bytes);
     }
@@ -161,23 +188,64 @@ int main() {
         double t = time_per_call(fn, 50000, 5);
         std::printf("  %-36s %8.1f ns\n", name, t * 1e9);
     };
-    report("eltwise_binary add", [&] { tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::HiFi4); g_sink = d2.v[3]; });
-    report("eltwise_binary mul HiFi4", [&] { tile::eltwise_binary(tile::EltwiseOp::Mul, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::HiFi4); g_sink = d2.v[3]; });
-    report("eltwise_binary mul LoFi", [&] { tile::eltwise_binary(tile::EltwiseOp::Mul, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::LoFi); g_sink = d2.v[3]; });
-    report("eltwise_binary add bcast row, acc", [&] { tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast::Row, a.v, b.v, d2.v, true, MathFidelity::HiFi4); g_sink = d2.v[3]; });
-    report("dest16_round Float16_b nearest-even", [&] { std::memcpy(d2.v, a.v, 4096); tile::dest16_round(DataFormat::Float16_b, d2.v, zyx::Rounding::NearestEven); g_sink = d2.v[3]; });
-    report("dest16_round Float16 nearest-even", [&] { std::memcpy(d2.v, a.v, 4096); tile::dest16_round(DataFormat::Float16, d2.v, zyx::Rounding::NearestEven); g_sink = d2.v[3]; });
-    report("  (memcpy alone, subtract it above)", [&] { std::memcpy(d2.v, a.v, 4096); g_sink = d2.v[3]; });
-    report("transpose", [&] { tile::transpose(a.v, d2.v); g_sink = d2.v[3]; });
-    report("reduce sum row", [&] { tile::reduce(tile::PoolType::Sum, tile::ReduceDim::Row, a.v, b.v, d2.v); g_sink = d2.v[3]; });
+    report("eltwise_binary add", [&] {
+        tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::HiFi4);
+        g_sink = d2.v[3];
+    });
+    report("eltwise_binary mul HiFi4", [&] {
+        tile::eltwise_binary(tile::EltwiseOp::Mul, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::HiFi4);
+        g_sink = d2.v[3];
+    });
+    report("eltwise_binary mul LoFi", [&] {
+        tile::eltwise_binary(tile::EltwiseOp::Mul, tile::Broadcast::None, a.v, b.v, d2.v, false, MathFidelity::LoFi);
+        g_sink = d2.v[3];
+    });
+    report("eltwise_binary add bcast row, acc", [&] {
+        tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast::Row, a.v, b.v, d2.v, true, MathFidelity::HiFi4);
+        g_sink = d2.v[3];
+    });
+    report("dest16_round Float16_b nearest-even", [&] {
+        std::memcpy(d2.v, a.v, 4096);
+        tile::dest16_round(DataFormat::Float16_b, d2.v, zyx::Rounding::NearestEven);
+        g_sink = d2.v[3];
+    });
+    report("dest16_round Float16 nearest-even", [&] {
+        std::memcpy(d2.v, a.v, 4096);
+        tile::dest16_round(DataFormat::Float16, d2.v, zyx::Rounding::NearestEven);
+        g_sink = d2.v[3];
+    });
+    report("  (memcpy alone, subtract it above)", [&] {
+        std::memcpy(d2.v, a.v, 4096);
+        g_sink = d2.v[3];
+    });
+    report("transpose", [&] {
+        tile::transpose(a.v, d2.v);
+        g_sink = d2.v[3];
+    });
+    report("reduce sum row", [&] {
+        tile::reduce(tile::PoolType::Sum, tile::ReduceDim::Row, a.v, b.v, d2.v);
+        g_sink = d2.v[3];
+    });
     // SFPU ops work in place: each call starts from a fresh copy of `a` (inputs in [-1, 1)), and
     // the copy's time, measured in the same run, is subtracted.
-    const double t_refresh = time_per_call([&] { std::memcpy(d2.v, a.v, 4096); g_sink = d2.v[3]; }, 50000, 5);
+    const double t_refresh = time_per_call(
+        [&] {
+            std::memcpy(d2.v, a.v, 4096);
+            g_sink = d2.v[3];
+        },
+        50000, 5);
     Tile pos;  // in [0.5, 1.5): log of a negative input takes libmvec's slow path (NaN), ~8x
     for (int i = 0; i < 1024; ++i) pos.v[i] = std::fabs(a.v[i]) + 0.5f;
-    auto report_unary = [&](const char* name, tile::SfpuUnary op, uint32_t param, bool approx, const Tile* src = nullptr) {
+    auto report_unary = [&](const char* name, tile::SfpuUnary op, uint32_t param, bool approx,
+                            const Tile* src = nullptr) {
         const float* from = src ? src->v : a.v;
-        double t = time_per_call([&] { std::memcpy(d2.v, from, 4096); tile::sfpu_unary(op, d2.v, param, approx); g_sink = d2.v[3]; }, 20000, 5);
+        double t = time_per_call(
+            [&] {
+                std::memcpy(d2.v, from, 4096);
+                tile::sfpu_unary(op, d2.v, param, approx);
+                g_sink = d2.v[3];
+            },
+            20000, 5);
         std::printf("  %-36s %8.1f ns\n", name, (t - t_refresh) * 1e9);
     };
     const uint32_t half = 0x3f000000u;  // 0.5f
@@ -195,14 +263,38 @@ int main() {
     report_unary("sfpu_unary gelu approx", tile::SfpuUnary::Gelu, 0, true);
     report_unary("sfpu_unary add_scalar (add_unary)", tile::SfpuUnary::AddScalar, half, false);
     report_unary("sfpu_unary mul_scalar (mul_unary)", tile::SfpuUnary::MulScalar, half, false);
-    report("sfpu_binary add", [&] { tile::sfpu_binary(tile::SfpuBinary::Add, a.v, b.v, d2.v); g_sink = d2.v[3]; });
-    report("sfpu_binary mul", [&] { tile::sfpu_binary(tile::SfpuBinary::Mul, a.v, b.v, d2.v); g_sink = d2.v[3]; });
-    report("sfpu_binary div", [&] { tile::sfpu_binary(tile::SfpuBinary::Div, a.v, b.v, d2.v); g_sink = d2.v[3]; });
-    report("sfpu_binary max", [&] { tile::sfpu_binary(tile::SfpuBinary::Max, a.v, b.v, d2.v); g_sink = d2.v[3]; });
-    report("sfpu_binary power", [&] { tile::sfpu_binary(tile::SfpuBinary::Power, a.v, b.v, d2.v); g_sink = d2.v[3]; });
-    report("fill", [&] { tile::fill(d2.v, 0.5f); g_sink = d2.v[3]; });
-    report("where", [&] { tile::where(a.v, b.v, c.v, d2.v); g_sink = d2.v[3]; });
-    report("copy (copy_dest_values)", [&] { tile::copy(a.v, d2.v); g_sink = d2.v[3]; });
+    report("sfpu_binary add", [&] {
+        tile::sfpu_binary(tile::SfpuBinary::Add, a.v, b.v, d2.v);
+        g_sink = d2.v[3];
+    });
+    report("sfpu_binary mul", [&] {
+        tile::sfpu_binary(tile::SfpuBinary::Mul, a.v, b.v, d2.v);
+        g_sink = d2.v[3];
+    });
+    report("sfpu_binary div", [&] {
+        tile::sfpu_binary(tile::SfpuBinary::Div, a.v, b.v, d2.v);
+        g_sink = d2.v[3];
+    });
+    report("sfpu_binary max", [&] {
+        tile::sfpu_binary(tile::SfpuBinary::Max, a.v, b.v, d2.v);
+        g_sink = d2.v[3];
+    });
+    report("sfpu_binary power", [&] {
+        tile::sfpu_binary(tile::SfpuBinary::Power, a.v, b.v, d2.v);
+        g_sink = d2.v[3];
+    });
+    report("fill", [&] {
+        tile::fill(d2.v, 0.5f);
+        g_sink = d2.v[3];
+    });
+    report("where", [&] {
+        tile::where(a.v, b.v, c.v, d2.v);
+        g_sink = d2.v[3];
+    });
+    report("copy (copy_dest_values)", [&] {
+        tile::copy(a.v, d2.v);
+        g_sink = d2.v[3];
+    });
 
     std::printf("ratios\n");
     std::printf("  tile::matmul / sgemm 32^3 GFLOP/s          %.2f\n", t_blas_tile / t_tile);

@@ -91,10 +91,10 @@ void bench_gelu() {
     const uint32_t tiles = uint32_t(rows * cols / 1024);
     double cpu_ex = 0;
     double t_ex = bench::example_eltwise_add_seconds(tiles, &cpu_ex);
-    double bytes = 2.0 * rows * cols * 2;            // x read, result written
+    double bytes = 2.0 * rows * cols * 2;          // x read, result written
     double bytes_ex = 3.0 * double(tiles) * 2048;  // a, b read, c written
-    row("fused gelu(x*a+b) 16M bf16 (GB/s)", bytes / t * 1e-9, bytes_ex / t_ex * 1e-9, "GB/s", (bytes / t) / (bytes_ex / t_ex),
-        ">= 0.5 (vs example 02's add)");
+    row("fused gelu(x*a+b) 16M bf16 (GB/s)", bytes / t * 1e-9, bytes_ex / t_ex * 1e-9, "GB/s",
+        (bytes / t) / (bytes_ex / t_ex), ">= 0.5 (vs example 02's add)");
     // The same per CPU second of the emulating processes (the runtime's, the example's): what
     // the wall-time figure approaches on an idle machine, and steadier under other load.
     if (cpu > 0 && cpu_ex > 0)
@@ -126,7 +126,8 @@ void bench_transfer() {
 void bench_mlp() {
     auto forward_ms = [](Device d) {
         Tensor x = data({64, 784}, DType::f32, d, 5), w1 = data({784, 256}, DType::f32, d, 6),
-               b1 = data({256}, DType::f32, d, 7), w2 = data({256, 10}, DType::f32, d, 8), b2 = data({10}, DType::f32, d, 9);
+               b1 = data({256}, DType::f32, d, 7), w2 = data({256, 10}, DType::f32, d, 8),
+               b2 = data({10}, DType::f32, d, 9);
         auto run = [&] { (((x.matmul(w1) + b1).relu()).matmul(w2) + b2).realize(); };
         run();
         return bench::best_of(bench::reps(5), run) * 1e3;

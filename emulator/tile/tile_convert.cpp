@@ -31,9 +31,7 @@ namespace {
 // bottom-right), each row-major. Face f, row rr starts at L1 datum f*256 + rr*16 and holds
 // tile row (f/2)*16 + rr, columns (f%2)*16 … +15.
 constexpr uint32_t face_row_l1(uint32_t f, uint32_t rr) { return f * 256 + rr * 16; }
-constexpr uint32_t face_row_tile(uint32_t f, uint32_t rr) {
-    return ((f >> 1) * 16 + rr) * kTileDim + (f & 1) * 16;
-}
+constexpr uint32_t face_row_tile(uint32_t f, uint32_t rr) { return ((f >> 1) * 16 + rr) * kTileDim + (f & 1) * 16; }
 
 // ---- packer early conversion (FP32 Dst → 16-bit), Packers/FormatConversion.md ---------------
 // Round to BF16: nearest, ties away from zero; denormals and −0 → +0; NaN → inf of its sign.
@@ -53,8 +51,8 @@ inline uint16_t packer_bf16(uint32_t u) {
 inline uint16_t packer_fp16(uint32_t u) {
     uint32_t s = (u >> 16) & 0x8000u;
     uint32_t a = u & 0x7fffffffu;
-    a = a > 0x7f800000u ? 0x7f800000u : a;   // NaN → inf
-    a = (a + 0x1000u) & 0xffffe000u;         // TF32, ties away (inf stays inf)
+    a = a > 0x7f800000u ? 0x7f800000u : a;  // NaN → inf
+    a = (a + 0x1000u) & 0xffffe000u;        // TF32, ties away (inf stays inf)
     uint32_t h = a >= 0x48000000u ? 0x7fffu : ((a - 0x38000000u) >> 13);
     return a < 0x38800000u ? uint16_t(0) : uint16_t(s | h);
 }
@@ -79,8 +77,8 @@ inline uint32_t fp16_to_f32_bits(uint16_t h) {
 // the high halves of both registers, instead of narrowing each row on its own (measured 69 ns →
 // 60 ns per tile on Zen 4).
 inline __m512i hi16_of_pair(__m512i a, __m512i b) {
-    const __m512i idx = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29, 27, 25, 23,
-                                         21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    const __m512i idx = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29, 27, 25,
+                                         23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
     return _mm512_permutex2var_epi16(a, idx, b);
 }
 // packer_bf16 before the final >> 16: sign | min(|u|, inf) + 0x8000; `keep` is false where the
@@ -103,9 +101,9 @@ inline void row_pair_pack_bf16(const float* in, uint16_t* out) {
 inline void row_pack_bf16(const float* in, uint16_t* out) {
     const __m512i u = _mm512_loadu_si512(in);
     const __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
-    const __m512i m = _mm512_min_epu32(a, _mm512_set1_epi32(0x7f800000));                 // NaN → inf
+    const __m512i m = _mm512_min_epu32(a, _mm512_set1_epi32(0x7f800000));                          // NaN → inf
     const __m512i x = _mm512_ternarylogic_epi32(u, m, _mm512_set1_epi32(int(0x80000000u)), 0xEC);  // sign | m
-    const __mmask16 keep = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x00800000));     // else +0
+    const __mmask16 keep = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x00800000));              // else +0
     const __m512i r = _mm512_maskz_srli_epi32(keep, _mm512_add_epi32(x, _mm512_set1_epi32(0x8000)), 16);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(r));
 }
@@ -119,7 +117,8 @@ inline void row_pack_fp16(const float* in, uint16_t* out) {
     const __m512i h = _mm512_min_epu32(_mm512_srli_epi32(_mm512_sub_epi32(a, _mm512_set1_epi32(0x38000000)), 13),
                                        _mm512_set1_epi32(0x7fff));
     const __mmask16 keep = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x38800000));
-    const __m512i r = _mm512_maskz_ternarylogic_epi32(keep, _mm512_srli_epi32(u, 16), h, _mm512_set1_epi32(0x8000), 0xEC);
+    const __m512i r =
+        _mm512_maskz_ternarylogic_epi32(keep, _mm512_srli_epi32(u, 16), h, _mm512_set1_epi32(0x8000), 0xEC);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_cvtepi32_epi16(r));
 }
 
@@ -128,7 +127,8 @@ inline void row_unpack_fp16(const uint16_t* in, float* out) {
     const __m512i s = _mm512_slli_epi32(_mm512_and_si512(h, _mm512_set1_epi32(0x8000)), 16);
     const __m512i e = _mm512_and_si512(_mm512_srli_epi32(h, 10), _mm512_set1_epi32(0x1f));
     const __m512i m = _mm512_slli_epi32(_mm512_and_si512(h, _mm512_set1_epi32(0x3ff)), 13);
-    __m512i v = _mm512_or_si512(s, _mm512_or_si512(_mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(112)), 23), m));
+    __m512i v =
+        _mm512_or_si512(s, _mm512_or_si512(_mm512_slli_epi32(_mm512_add_epi32(e, _mm512_set1_epi32(112)), 23), m));
     v = _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(e, _mm512_setzero_si512()), s);
     _mm512_storeu_si512(out, v);
 }
@@ -233,7 +233,8 @@ void unpack_tile(DataFormat fmt, const void* l1, float* out, bool tf32_src) {
     switch (fmt) {
         case DataFormat::Float16_b:
 #if defined(__AVX512F__)
-            unpack_rows_with(static_cast<const uint16_t*>(l1), out, [](const uint16_t* i, float* o) { row_unpack_bf16(i, o); });
+            unpack_rows_with(static_cast<const uint16_t*>(l1), out,
+                             [](const uint16_t* i, float* o) { row_unpack_bf16(i, o); });
 #else
             unpack_rows(static_cast<const uint16_t*>(l1), out, [](uint16_t h) { return uint32_t(h) << 16; });
 #endif
@@ -250,7 +251,8 @@ void unpack_tile(DataFormat fmt, const void* l1, float* out, bool tf32_src) {
             return;
         case DataFormat::Float16:
 #if defined(__AVX512F__)
-            unpack_rows_with(static_cast<const uint16_t*>(l1), out, [](const uint16_t* i, float* o) { row_unpack_fp16(i, o); });
+            unpack_rows_with(static_cast<const uint16_t*>(l1), out,
+                             [](const uint16_t* i, float* o) { row_unpack_fp16(i, o); });
 #else
             unpack_rows(static_cast<const uint16_t*>(l1), out, [](uint16_t h) { return fp16_to_f32_bits(h); });
 #endif
@@ -296,7 +298,8 @@ void pack_tile(DataFormat fmt, const float* in, void* l1) {
     switch (fmt) {
         case DataFormat::Float16_b:
 #if defined(__AVX512BW__)
-            pack_row_pairs_with(in, static_cast<uint16_t*>(l1), [](const float* i, uint16_t* o) { row_pair_pack_bf16(i, o); });
+            pack_row_pairs_with(in, static_cast<uint16_t*>(l1),
+                                [](const float* i, uint16_t* o) { row_pair_pack_bf16(i, o); });
 #elif defined(__AVX512F__)
             pack_rows_with(in, static_cast<uint16_t*>(l1), [](const float* i, uint16_t* o) { row_pack_bf16(i, o); });
 #else
@@ -305,9 +308,7 @@ void pack_tile(DataFormat fmt, const float* in, void* l1) {
             return;
         case DataFormat::Float32:
         case DataFormat::Int32:
-        case DataFormat::UInt32:
-            pack_rows(in, static_cast<uint32_t*>(l1), [](uint32_t u) { return u; });
-            return;
+        case DataFormat::UInt32: pack_rows(in, static_cast<uint32_t*>(l1), [](uint32_t u) { return u; }); return;
         case DataFormat::Float16:
 #if defined(__AVX512F__)
             pack_rows_with(in, static_cast<uint16_t*>(l1), [](const float* i, uint16_t* o) { row_pack_fp16(i, o); });
@@ -318,9 +319,7 @@ void pack_tile(DataFormat fmt, const float* in, void* l1) {
         case DataFormat::UInt16:
             pack_rows(in, static_cast<uint16_t*>(l1), [](uint32_t u) { return uint16_t(u); });
             return;
-        case DataFormat::UInt8:
-            pack_rows(in, static_cast<uint8_t*>(l1), [](uint32_t u) { return uint8_t(u); });
-            return;
+        case DataFormat::UInt8: pack_rows(in, static_cast<uint8_t*>(l1), [](uint32_t u) { return uint8_t(u); }); return;
         case DataFormat::Bfp8_b: {
             uint8_t* exps = static_cast<uint8_t*>(l1);
             uint8_t* datums = exps + kBfpExpBytes;
@@ -390,7 +389,8 @@ void dest16_round(DataFormat fmt, float* t, Rounding r) {
         case Rounding::NearestTiesAway: dest16_round_mode<Rounding::NearestTiesAway>(fmt, t); return;
         case Rounding::TowardZero: dest16_round_mode<Rounding::TowardZero>(fmt, t); return;
     }
-    throw Error(ErrorStatus::InvalidArgument, "tile::dest16_round: unknown rounding mode " + std::to_string(unsigned(r)));
+    throw Error(ErrorStatus::InvalidArgument,
+                "tile::dest16_round: unknown rounding mode " + std::to_string(unsigned(r)));
 }
 
 // ---- pack of a tile with deferred 16-bit DST rounding ---------------------------------------------
@@ -435,8 +435,8 @@ inline void row_pack_bf16_from_dest16_ne(const float* in, uint16_t* out) {
     const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
     const __m512i h = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), odd), 16);
     __m512i r = _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(h, _mm512_set1_epi32(0x7f80)), h);
-    const __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)),
-                                                  _mm512_set1_epi32(0x7f800000));
+    const __mmask16 nan =
+        _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
     const __m512i inf = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x8000)),
                                         _mm512_set1_epi32(0x7f80));
     r = _mm512_mask_mov_epi32(r, nan, inf);
@@ -473,11 +473,14 @@ enum class NumKind { Float, Integer, Other };
 
 NumKind kind_of(DataFormat f) {
     switch (f) {
-        case DataFormat::Float32: case DataFormat::Float16: case DataFormat::Float16_b:
-        case DataFormat::Bfp8_b:
-            return NumKind::Float;
-        case DataFormat::Int32: case DataFormat::UInt32: case DataFormat::UInt16: case DataFormat::UInt8:
-            return NumKind::Integer;
+        case DataFormat::Float32:
+        case DataFormat::Float16:
+        case DataFormat::Float16_b:
+        case DataFormat::Bfp8_b: return NumKind::Float;
+        case DataFormat::Int32:
+        case DataFormat::UInt32:
+        case DataFormat::UInt16:
+        case DataFormat::UInt8: return NumKind::Integer;
         default: return NumKind::Other;
     }
 }
@@ -485,10 +488,22 @@ NumKind kind_of(DataFormat f) {
 // Range of an integer format as int64.
 void int_range(DataFormat f, int64_t* lo, int64_t* hi) {
     switch (f) {
-        case DataFormat::Int32: *lo = INT32_MIN; *hi = INT32_MAX; return;
-        case DataFormat::UInt32: *lo = 0; *hi = UINT32_MAX; return;
-        case DataFormat::UInt16: *lo = 0; *hi = UINT16_MAX; return;
-        default: *lo = 0; *hi = UINT8_MAX; return;  // UInt8
+        case DataFormat::Int32:
+            *lo = INT32_MIN;
+            *hi = INT32_MAX;
+            return;
+        case DataFormat::UInt32:
+            *lo = 0;
+            *hi = UINT32_MAX;
+            return;
+        case DataFormat::UInt16:
+            *lo = 0;
+            *hi = UINT16_MAX;
+            return;
+        default:
+            *lo = 0;
+            *hi = UINT8_MAX;
+            return;  // UInt8
     }
 }
 
@@ -563,8 +578,8 @@ void rows_to_faces(uint32_t datum_bytes, const void* rows, uint32_t row_bytes, v
     const uint32_t half = 16 * datum_bytes;  // one face row
     for (uint32_t f = 0; f < 4; ++f)
         for (uint32_t rr = 0; rr < 16; ++rr)
-            std::memcpy(dst + face_row_l1(f, rr) * datum_bytes,
-                        src + ((f >> 1) * 16 + rr) * row_bytes + (f & 1) * half, half);
+            std::memcpy(dst + face_row_l1(f, rr) * datum_bytes, src + ((f >> 1) * 16 + rr) * row_bytes + (f & 1) * half,
+                        half);
 }
 
 void faces_to_rows(uint32_t datum_bytes, const void* faces, void* rows, uint32_t row_bytes) {
@@ -573,8 +588,8 @@ void faces_to_rows(uint32_t datum_bytes, const void* faces, void* rows, uint32_t
     const uint32_t half = 16 * datum_bytes;
     for (uint32_t f = 0; f < 4; ++f)
         for (uint32_t rr = 0; rr < 16; ++rr)
-            std::memcpy(dst + ((f >> 1) * 16 + rr) * row_bytes + (f & 1) * half,
-                        src + face_row_l1(f, rr) * datum_bytes, half);
+            std::memcpy(dst + ((f >> 1) * 16 + rr) * row_bytes + (f & 1) * half, src + face_row_l1(f, rr) * datum_bytes,
+                        half);
 }
 
 void fill(float* t, float v) {

@@ -118,8 +118,10 @@ void transpose_into(const float* __restrict in, float* __restrict out) {
             // round 2: interleave 64-bit pairs of rows i, i+2
             for (uint32_t i = 0; i < 16; i += 4)
                 for (uint32_t j = 0; j < 2; ++j) {
-                    r[i + j] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
-                    r[i + j + 2] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
+                    r[i + j] = _mm512_castpd_ps(
+                        _mm512_unpacklo_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
+                    r[i + j + 2] = _mm512_castpd_ps(
+                        _mm512_unpackhi_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
                 }
             // round 3: 128-bit lanes of rows i, i+4
             for (uint32_t i = 0; i < 16; i += 8)
@@ -143,23 +145,21 @@ void transpose_into(const float* __restrict in, float* __restrict out) {
 }
 
 void check_fidelity(const char* fn, MathFidelity f) {
-    if (f != MathFidelity::LoFi && f != MathFidelity::HiFi2 && f != MathFidelity::HiFi3 &&
-        f != MathFidelity::HiFi4)
-        throw Error(ErrorStatus::InvalidArgument, std::string("tile::") + fn + ": math fidelity " +
-                                                      std::to_string(unsigned(f)) +
-                                                      " is not LoFi(0)/HiFi2(2)/HiFi3(3)/HiFi4(4)");
+    if (f != MathFidelity::LoFi && f != MathFidelity::HiFi2 && f != MathFidelity::HiFi3 && f != MathFidelity::HiFi4)
+        throw Error(ErrorStatus::InvalidArgument,
+                    std::string("tile::") + fn + ": math fidelity " + std::to_string(unsigned(f)) +
+                        " is not LoFi(0)/HiFi2(2)/HiFi3(3)/HiFi4(4)");
 }
 
 }  // namespace
 
 // ---- eltwise ---------------------------------------------------------------------------------
 
-void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst,
-                    bool acc_to_dest, MathFidelity fidelity) {
+void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst, bool acc_to_dest,
+                    MathFidelity fidelity) {
     check_fidelity("eltwise_binary", fidelity);
     if (op != EltwiseOp::Add && op != EltwiseOp::Sub && op != EltwiseOp::Mul)
-        throw Error(ErrorStatus::InvalidArgument,
-                    "tile::eltwise_binary: unknown op " + std::to_string(unsigned(op)));
+        throw Error(ErrorStatus::InvalidArgument, "tile::eltwise_binary: unknown op " + std::to_string(unsigned(op)));
     detail::DenormalsAreZero daz;
 
     // The B operand as the FPU sees it after broadcast (ELWADD.md: SrcB row / column 0 broadcast).
@@ -249,9 +249,7 @@ void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFi
             for (uint32_t i = 0; i < kTileElems; ++i) b_part[i] = srca_hi(bp[i]);
             matmul_kernel(a_hi, b_part, dst);
             break;
-        case MathFidelity::HiFi2:
-            matmul_kernel(a_hi, bp, dst);
-            break;
+        case MathFidelity::HiFi2: matmul_kernel(a_hi, bp, dst); break;
         default: {  // HiFi3
             alignas(64) float a_lo[kTileElems];
             for (uint32_t i = 0; i < kTileElems; ++i) a_lo[i] = a[i] - a_hi[i];
@@ -285,10 +283,10 @@ void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, 
     reduce(pool, dim, in, scaler, dst, false);
 }
 
-void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst,
-            bool dst_cleared) {
+void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst, bool dst_cleared) {
     if (pool == PoolType::Min)
-        throw Error(ErrorStatus::Unsupported, "Unsupported: tile::reduce: PoolType::Min (the FPU reduce models Sum, Avg, Max)");
+        throw Error(ErrorStatus::Unsupported,
+                    "Unsupported: tile::reduce: PoolType::Min (the FPU reduce models Sum, Avg, Max)");
     if (pool != PoolType::Sum && pool != PoolType::Avg && pool != PoolType::Max)
         throw Error(ErrorStatus::InvalidArgument, "tile::reduce: unknown pool type " + std::to_string(unsigned(pool)));
     if (dim != ReduceDim::Row && dim != ReduceDim::Col && dim != ReduceDim::Scalar)
@@ -383,8 +381,9 @@ void transpose(const float* in, float* dst) {
 
 void transpose_dest(float* t, bool dest32, bool is_32bit) {
     if (!dest32 && is_32bit)
-        throw Error(ErrorStatus::Unsupported,
-                    "Unsupported: transpose_wh_dest<is_32bit = true> on a 16-bit DST (fp32_dest_acc_en off) is not modelled");
+        throw Error(
+            ErrorStatus::Unsupported,
+            "Unsupported: transpose_wh_dest<is_32bit = true> on a 16-bit DST (fp32_dest_acc_en off) is not modelled");
     alignas(64) float tmp[kTileElems];
     transpose_into(t, tmp);
     if (dest32 && is_32bit) {  // both 16-bit halves move, the zero flag is off: bit exact

@@ -89,8 +89,8 @@ enum class Broadcast : uint8_t { None, Row, Col, Scalar };
 
 // dst = a op bcast(b), or dst += a op bcast(b) when acc_to_dest. a is SrcA, b is SrcB; Add and
 // Sub ignore fidelity, Mul applies it. dst may alias a or b.
-void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst,
-                    bool acc_to_dest, MathFidelity fidelity);
+void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst, bool acc_to_dest,
+                    MathFidelity fidelity);
 
 // dst += a · (transpose_b ? bᵀ : b). The hot path of emulated matmul: keep it fast.
 // a is in0 (SrcB on silicon), b is in1 (SrcA); fidelity truncates their mantissas as the
@@ -109,8 +109,7 @@ void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, 
 // The same, for a DST slot not written since tile_regs_acquire (`dst_cleared` = true): GMPOOL
 // reads a cleared DST row as −inf, so a Max then starts from −inf instead of from 0.
 // Sum/Avg behave as above (a cleared row reads as 0).
-void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst,
-            bool dst_cleared);
+void reduce(PoolType pool, ReduceDim dim, const float* in, const float* scaler, float* dst, bool dst_cleared);
 
 // dst = inᵀ (transpose_wh_tile).
 void transpose(const float* in, float* dst);
@@ -129,19 +128,64 @@ void transpose_dest(float* t, bool dest32, bool is_32bit);
 // ---- SFPU (vector engine, DST → DST) ---------------------------------------------------------
 
 enum class SfpuUnary : uint8_t {
-    Exp, Exp2, Log, Sqrt, Rsqrt, Recip, Sin, Cos, Tan, Negative, Abs, Relu, ReluMax, ReluMin,
-    LeakyRelu, Sigmoid, Tanh, Gelu, Silu, Square, Power, Sign, Signbit, Floor, Ceil, Trunc,
-    Elu, Erf, Erfinv, IsInf, IsNan, LogicalNot, Heaviside, Softplus,
+    Exp,
+    Exp2,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Recip,
+    Sin,
+    Cos,
+    Tan,
+    Negative,
+    Abs,
+    Relu,
+    ReluMax,
+    ReluMin,
+    LeakyRelu,
+    Sigmoid,
+    Tanh,
+    Gelu,
+    Silu,
+    Square,
+    Power,
+    Sign,
+    Signbit,
+    Floor,
+    Ceil,
+    Trunc,
+    Elu,
+    Erf,
+    Erfinv,
+    IsInf,
+    IsNan,
+    LogicalNot,
+    Heaviside,
+    Softplus,
     PowerIterative,  // power_iterative_tile: x^n for an unsigned integer n (param is n, not f32 bits)
     // comp.h, compare with zero: 1.0 where x OP 0, else 0.0 (gtz_tile, ltz_tile, …)
-    Gtz, Ltz, Gez, Lez, Eqz, Nez,
+    Gtz,
+    Ltz,
+    Gez,
+    Lez,
+    Eqz,
+    Nez,
     // comp.h, compare with the scalar param (f32 bits): 1.0 where x OP p (unary_eq_tile, …)
-    UnaryEq, UnaryNe, UnaryGt, UnaryLt, UnaryGe, UnaryLe,
+    UnaryEq,
+    UnaryNe,
+    UnaryGt,
+    UnaryLt,
+    UnaryGe,
+    UnaryLe,
     Round,  // round_tile: round half to even at `param` decimals (param is an int32, not f32 bits)
     // binop_with_scalar.h, x op the scalar param (f32 bits): add_unary_tile, sub_unary_tile,
     // mul_unary_tile, div_unary_tile (x · param: the caller passes the reciprocal, as ttnn does),
     // rsub_unary_tile (param − x)
-    AddScalar, SubScalar, MulScalar, DivScalar, RsubScalar,
+    AddScalar,
+    SubScalar,
+    MulScalar,
+    DivScalar,
+    RsubScalar,
 };
 // In-place on one DST tile. `param` is the op's argument as the kernel API passes it, as raw f32
 // bits: the exponent for Power, the threshold for ReluMax/ReluMin, the slope for LeakyRelu/Elu,
@@ -153,7 +197,20 @@ enum class SfpuUnary : uint8_t {
 void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx);
 
 enum class SfpuBinary : uint8_t {
-    Add, Sub, Rsub, Mul, Div, Power, Max, Min, Eq, Ne, Lt, Gt, Le, Ge,
+    Add,
+    Sub,
+    Rsub,
+    Mul,
+    Div,
+    Power,
+    Max,
+    Min,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
     Fmod,       // fmod_binary_tile: a − trunc(a/b)·b, the sign of a
     Remainder,  // remainder_binary_tile: a − floor(a/b)·b, the sign of b
 };
@@ -202,13 +259,27 @@ void typecast(DataFormat in, DataFormat out, float* t);
 // The integer SFPU ops on two DST tiles (tt-metal's add_int_tile … fmod_int32_tile). The words
 // are two's complement; results wrap. docs/numerics.md §6 "Integer SFPU ops" defines each.
 enum class SfpuBinaryInt : uint8_t {
-    Add, Sub, Rsub, Mul,            // a + b, a − b, b − a, low bits of a·b
-    And, Or, Xor,                   // bitwise
-    Shl, Shr, ShrLogical,           // a << b, a >> b (sign-filling), a >>> b; b outside [0, 31] → 0
-    Lt, Gt, Le, Ge,                 // 1 or 0 (integer words)
-    Max, Min,                       // Int32 signed, UInt32 unsigned
-    DivFloor, DivTrunc, DivFloat,   // Int32 quotient rounded down / toward 0; Float32 quotient
-    Remainder, Fmod,                // a − floor(a/b)·b (sign of b), a − trunc(a/b)·b (sign of a)
+    Add,
+    Sub,
+    Rsub,
+    Mul,  // a + b, a − b, b − a, low bits of a·b
+    And,
+    Or,
+    Xor,  // bitwise
+    Shl,
+    Shr,
+    ShrLogical,  // a << b, a >> b (sign-filling), a >>> b; b outside [0, 31] → 0
+    Lt,
+    Gt,
+    Le,
+    Ge,  // 1 or 0 (integer words)
+    Max,
+    Min,  // Int32 signed, UInt32 unsigned
+    DivFloor,
+    DivTrunc,
+    DivFloat,  // Int32 quotient rounded down / toward 0; Float32 quotient
+    Remainder,
+    Fmod,  // a − floor(a/b)·b (sign of b), a − trunc(a/b)·b (sign of a)
 };
 // out = a op b on the 32-bit words of the tiles (out may alias a or b). `fmt` is the kernel's
 // DataFormat: Int32, UInt32 or UInt16 (UInt16: the low 16 bits of each word, a zero-extended

@@ -51,8 +51,8 @@ ZYX_TILE_SIMD double erfc(double) noexcept;
 namespace zyx::emu::tile {
 
 using detail::bits_of;
-using detail::flush_denormal;
 using detail::float_of;
+using detail::flush_denormal;
 
 namespace {
 
@@ -153,9 +153,12 @@ enum class ScalarUse { None, Sum, Product };
 template <class A, class B>
 inline bool daz_matters(ScalarUse use, A a, B b) {
     float s;
-    if constexpr (std::is_same_v<B, ScalarArg>) s = b.s;
-    else if constexpr (std::is_same_v<A, ScalarArg>) s = a.s;
-    else return true;
+    if constexpr (std::is_same_v<B, ScalarArg>)
+        s = b.s;
+    else if constexpr (std::is_same_v<A, ScalarArg>)
+        s = a.s;
+    else
+        return true;
     switch (use) {
         case ScalarUse::Sum: return std::fabs(s) < 0x1p-100f;
         case ScalarUse::Product: return !(std::fabs(s) <= 1.0f) || (s != 0.0f && std::fabs(s) < 0x1p-126f);
@@ -286,13 +289,13 @@ inline double gelu_tanh_combine(float x, double e) { return x == -kInf ? 0.0 : d
 // The portable path computes the same operations element by element (std::fma), so the same
 // values bit for bit.
 constexpr int kErfPieces = 32;
-constexpr int kErfDegree = 5;                 // of f_k: c0 plus kErfDegree coefficients of P
-constexpr int kErfRows = kErfDegree + 2;      // c0hi, c0lo, c1 … c_degree
-constexpr int kErfSplitPiece = 5;             // pieces 0–4 (a < 9/16) are a·erf(a)/a
-constexpr float kErfSplit = 0.5625f;          // 9/16, their upper boundary
-constexpr float kErfClamp = 3.9296875f;       // 31.4375/8: in piece 31, erf there is 1 in fp32
-constexpr float kErfMagic = 0x1.8p23f;        // 8a + this rounds to an integer: round(8a)
-constexpr float kErfScale = 0x1p32f;          // the table holds f_k·2^32 (see erf_tile)
+constexpr int kErfDegree = 5;             // of f_k: c0 plus kErfDegree coefficients of P
+constexpr int kErfRows = kErfDegree + 2;  // c0hi, c0lo, c1 … c_degree
+constexpr int kErfSplitPiece = 5;         // pieces 0–4 (a < 9/16) are a·erf(a)/a
+constexpr float kErfSplit = 0.5625f;      // 9/16, their upper boundary
+constexpr float kErfClamp = 3.9296875f;   // 31.4375/8: in piece 31, erf there is 1 in fp32
+constexpr float kErfMagic = 0x1.8p23f;    // 8a + this rounds to an integer: round(8a)
+constexpr float kErfScale = 0x1p32f;      // the table holds f_k·2^32 (see erf_tile)
 
 struct ErfTable {
     alignas(64) float c[kErfRows][kErfPieces];  // c[row][k]
@@ -369,14 +372,16 @@ void erf_tile(float* __restrict t) {
             p[u] = _mm512_permutex2var_ps(lo[kErfRows - 1], k[u], hi[kErfRows - 1]);
         }
         for (int j = kErfRows - 2; j >= 1; --j)
-            for (int u = 0; u < kVectors; ++u) p[u] = _mm512_fmadd_ps(p[u], v[u], _mm512_permutex2var_ps(lo[j], k[u], hi[j]));
+            for (int u = 0; u < kVectors; ++u)
+                p[u] = _mm512_fmadd_ps(p[u], v[u], _mm512_permutex2var_ps(lo[j], k[u], hi[j]));
         for (int u = 0; u < kVectors; ++u) {
             // p = c0lo + v·P(v) now; m·c0hi + m·p, the first product exact inside the fma
             const __m512 m = _mm512_min_ps(a[u], split);  // a NaN gives kErfSplit (p is NaN)
             __m512 r = _mm512_fmadd_ps(m, _mm512_permutex2var_ps(lo[0], k[u], hi[0]), _mm512_mul_ps(m, p[u]));
             r = _mm512_mul_ps(r, unscale);  // exact: r is 0, NaN or ≥ 2^32·FLT_MIN
             // r | (x & sign)
-            _mm512_storeu_si512(t + i + 16 * u, _mm512_ternarylogic_epi32(_mm512_castps_si512(r), x[u], sign_mask, 0xf8));
+            _mm512_storeu_si512(t + i + 16 * u,
+                                _mm512_ternarylogic_epi32(_mm512_castps_si512(r), x[u], sign_mask, 0xf8));
         }
     }
 #else
@@ -416,39 +421,69 @@ void binary_impl(SfpuBinary op, A a, B b, float* out) {
     constexpr ResultFlush Ftz = ResultFlush::Ftz, Explicit = ResultFlush::Explicit;
     constexpr ScalarUse Sum = ScalarUse::Sum, Product = ScalarUse::Product;
     switch (op) {
-        case SfpuBinary::Add: map2_daz<Ftz, Sum>(a, b, out, [](float x, float y) { return x + y; }, ZYX_V(_mm512_add_ps(x, y))); return;
-        case SfpuBinary::Sub: map2_daz<Ftz, Sum>(a, b, out, [](float x, float y) { return x - y; }, ZYX_V(_mm512_sub_ps(x, y))); return;
-        case SfpuBinary::Rsub: map2_daz<Ftz, Sum>(a, b, out, [](float x, float y) { return y - x; }, ZYX_V(_mm512_sub_ps(y, x))); return;
+        case SfpuBinary::Add:
+            map2_daz<Ftz, Sum>(
+                a, b, out, [](float x, float y) { return x + y; }, ZYX_V(_mm512_add_ps(x, y)));
+            return;
+        case SfpuBinary::Sub:
+            map2_daz<Ftz, Sum>(
+                a, b, out, [](float x, float y) { return x - y; }, ZYX_V(_mm512_sub_ps(x, y)));
+            return;
+        case SfpuBinary::Rsub:
+            map2_daz<Ftz, Sum>(
+                a, b, out, [](float x, float y) { return y - x; }, ZYX_V(_mm512_sub_ps(y, x)));
+            return;
         case SfpuBinary::Mul:
-            map2_daz<Explicit, Product>(a, b, out, [](float x, float y) { return x * y; }, ZYX_V(_mm512_mul_ps(x, y)));
+            map2_daz<Explicit, Product>(
+                a, b, out, [](float x, float y) { return x * y; }, ZYX_V(_mm512_mul_ps(x, y)));
             return;
         case SfpuBinary::Div:
-            map2_daz<Explicit>(a, b, out, [](float x, float y) { return x / y; }, ZYX_V(_mm512_div_ps(x, y)));
+            map2_daz<Explicit>(
+                a, b, out, [](float x, float y) { return x / y; }, ZYX_V(_mm512_div_ps(x, y)));
             return;
         case SfpuBinary::Power: pow_tile(a, b, out); return;
         case SfpuBinary::Max:
-            map2_daz<Explicit>(a, b, out, [](float x, float y) { return fmax_select(x, y); },
-                               ZYX_V(_mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, y, _CMP_GT_OQ) |
-                                                              _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q),
-                                                          y, x)));
+            map2_daz<Explicit>(
+                a, b, out, [](float x, float y) { return fmax_select(x, y); },
+                ZYX_V(_mm512_mask_blend_ps(
+                    _mm512_cmp_ps_mask(x, y, _CMP_GT_OQ) | _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q), y, x)));
             return;
         case SfpuBinary::Min:
-            map2_daz<Explicit>(a, b, out, [](float x, float y) { return fmin_select(x, y); },
-                               ZYX_V(_mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, y, _CMP_LT_OQ) |
-                                                              _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q),
-                                                          y, x)));
+            map2_daz<Explicit>(
+                a, b, out, [](float x, float y) { return fmin_select(x, y); },
+                ZYX_V(_mm512_mask_blend_ps(
+                    _mm512_cmp_ps_mask(x, y, _CMP_LT_OQ) | _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q), y, x)));
             return;
 #if defined(__AVX512F__)
-#define ZYX_CMP(pred) [](__m512 x, __m512 y) { return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, y, pred), _mm512_set1_ps(1.0f)); }
+#define ZYX_CMP(pred) \
+    [](__m512 x, __m512 y) { return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, y, pred), _mm512_set1_ps(1.0f)); }
 #else
 #define ZYX_CMP(pred) nullptr
 #endif
-        case SfpuBinary::Eq: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x == y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_EQ_OQ)); return;
-        case SfpuBinary::Ne: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x != y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_NEQ_UQ)); return;
-        case SfpuBinary::Lt: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x < y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_LT_OQ)); return;
-        case SfpuBinary::Gt: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x > y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_GT_OQ)); return;
-        case SfpuBinary::Le: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x <= y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_LE_OQ)); return;
-        case SfpuBinary::Ge: map2_daz<Ftz>(a, b, out, [](float x, float y) { return x >= y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_GE_OQ)); return;
+        case SfpuBinary::Eq:
+            map2_daz<Ftz>(
+                a, b, out, [](float x, float y) { return x == y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_EQ_OQ));
+            return;
+        case SfpuBinary::Ne:
+            map2_daz<Ftz>(
+                a, b, out, [](float x, float y) { return x != y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_NEQ_UQ));
+            return;
+        case SfpuBinary::Lt:
+            map2_daz<Ftz>(
+                a, b, out, [](float x, float y) { return x < y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_LT_OQ));
+            return;
+        case SfpuBinary::Gt:
+            map2_daz<Ftz>(
+                a, b, out, [](float x, float y) { return x > y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_GT_OQ));
+            return;
+        case SfpuBinary::Le:
+            map2_daz<Ftz>(
+                a, b, out, [](float x, float y) { return x <= y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_LE_OQ));
+            return;
+        case SfpuBinary::Ge:
+            map2_daz<Ftz>(
+                a, b, out, [](float x, float y) { return x >= y ? 1.0f : 0.0f; }, ZYX_CMP(_CMP_GE_OQ));
+            return;
 #undef ZYX_CMP
         // Exact (libm fmod); silicon forms a − q·b, so a zero result is +0 there and here.
         case SfpuBinary::Fmod:
@@ -486,23 +521,29 @@ void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx) {
         // ours, piecewise polynomials in double (erf_tile)
         case SfpuUnary::Erf: erf_tile(t); return;
         // silu in double: in fp32, e^−x overflows for x < −88.7 where x·sigmoid(x) is still normal.
-        case SfpuUnary::Silu: map_flushed(t, [](float x) { return float(double(x) / (1.0 + exp(-double(x)))); }); return;
+        case SfpuUnary::Silu:
+            map_flushed(t, [](float x) { return float(double(x) / (1.0 + exp(-double(x)))); });
+            return;
         case SfpuUnary::Gelu:
             if (approx) {
-                map_flushed_then<double>(t, [](float x) { return gelu_tanh_call(x); },
-                                         [](float x, double e) { return gelu_tanh_combine(x, e); });
+                map_flushed_then<double>(
+                    t, [](float x) { return gelu_tanh_call(x); },
+                    [](float x, double e) { return gelu_tanh_combine(x, e); });
             } else {
-                map_flushed_then<double>(t, [](float x) { return gelu_exact_call(x); },
-                                         [](float x, double e) { return gelu_exact_combine(x, e); });
+                map_flushed_then<double>(
+                    t, [](float x) { return gelu_exact_call(x); },
+                    [](float x, double e) { return gelu_exact_combine(x, e); });
             }
             return;
         // elu(x, p) = x < 0 ? p·(eˣ − 1) : x
         case SfpuUnary::Elu:
-            map_flushed_then<float>(t, [](float x) { return expm1f(x); }, [p](float x, float e) { return x < 0.0f ? p * e : x; });
+            map_flushed_then<float>(
+                t, [](float x) { return expm1f(x); }, [p](float x, float e) { return x < 0.0f ? p * e : x; });
             return;
         // softplus with beta 1 and threshold 20 (PyTorch's defaults): x for x > 20.
         case SfpuUnary::Softplus:
-            map_flushed_then<float>(t, [](float x) { return log1pf(expf(x)); }, [](float x, float s) { return x > 20.0f ? x : s; });
+            map_flushed_then<float>(
+                t, [](float x) { return log1pf(expf(x)); }, [](float x, float s) { return x > 20.0f ? x : s; });
             return;
         case SfpuUnary::Power: pow_tile(TileArg{t}, ScalarArg{p}, t); return;
         // scalar libm, in double (rarely used)
@@ -519,7 +560,10 @@ void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx) {
         case SfpuUnary::Relu: map_daz(t, [](float x) { return x < 0.0f ? 0.0f : x; }); return;
         // relu_max(x, p) = max(min(x, p), 0)
         case SfpuUnary::ReluMax:
-            map_daz(t, [p](float x) { x = x > p ? p : x; return x < 0.0f ? 0.0f : x; });
+            map_daz(t, [p](float x) {
+                x = x > p ? p : x;
+                return x < 0.0f ? 0.0f : x;
+            });
             return;
         // relu_min(x, p) = max(x, p)
         case SfpuUnary::ReluMin: map_daz(t, [p](float x) { return x < p ? p : x; }); return;
@@ -545,14 +589,14 @@ void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx) {
             return;
         // The sign bit of the raw word (−denormal reads as −0: the same bit). Read from the bits:
         // GCC 12 ICEs on a vectorised std::signbit with AVX-512.
-        case SfpuUnary::Signbit:
-            compare_raw(t, [](float x) { return (bits_of(x) >> 31) != 0; });
-            return;
+        case SfpuUnary::Signbit: compare_raw(t, [](float x) { return (bits_of(x) >> 31) != 0; }); return;
         case SfpuUnary::Floor: map_daz<true>(t, [](float x) { return std::floor(x); }); return;
         case SfpuUnary::Ceil: map_daz<true>(t, [](float x) { return std::ceil(x); }); return;
         case SfpuUnary::Trunc: map_daz<true>(t, [](float x) { return std::trunc(x); }); return;
         // inf and NaN by their bits (a denormal is neither, as its flushed zero)
-        case SfpuUnary::IsInf: compare_raw(t, [](float x) { return (bits_of(x) & 0x7fffffffu) == 0x7f800000u; }); return;
+        case SfpuUnary::IsInf:
+            compare_raw(t, [](float x) { return (bits_of(x) & 0x7fffffffu) == 0x7f800000u; });
+            return;
         case SfpuUnary::IsNan: compare_raw(t, [](float x) { return (bits_of(x) & 0x7fffffffu) > 0x7f800000u; }); return;
         case SfpuUnary::LogicalNot: map_daz<true>(t, [](float x) { return x == 0.0f ? 1.0f : 0.0f; }); return;
         // heaviside(x, p) = 0 for x < 0, 1 for x > 0, p for x == 0 (NaN stays NaN).
@@ -646,9 +690,9 @@ bool sign_mag_less(uint32_t c, uint32_t d) {
 void sfpu_reduce_col(PoolType pool, DataFormat fmt, float* t) {
     const bool is_float = fmt == DataFormat::Float32 || fmt == DataFormat::Float16_b;
     if (!is_float && fmt != DataFormat::Int32 && fmt != DataFormat::UInt32 && fmt != DataFormat::UInt16)
-        throw Error(ErrorStatus::Unsupported, "Unsupported: tile::sfpu_reduce_col: data format " +
-                                                  std::string(data_format_name(fmt)) +
-                                                  " (sfpu_reduce takes Float32, Int32, UInt32, UInt16, Float16_b)");
+        throw Error(ErrorStatus::Unsupported,
+                    "Unsupported: tile::sfpu_reduce_col: data format " + std::string(data_format_name(fmt)) +
+                        " (sfpu_reduce takes Float32, Int32, UInt32, UInt16, Float16_b)");
     if (pool != PoolType::Sum && pool != PoolType::Avg && pool != PoolType::Max && pool != PoolType::Min)
         throw Error(ErrorStatus::Unsupported,
                     "Unsupported: tile::sfpu_reduce_col: pool type " + std::to_string(unsigned(pool)));
@@ -677,8 +721,10 @@ void sfpu_reduce_col(PoolType pool, DataFormat fmt, float* t) {
             uint32_t s = 0;  // wraps, as the SFPU's 32-bit integer adds do
             for (uint32_t r = 0; r < kTileDim; ++r) s += w[r];
             if (pool == PoolType::Avg) {
-                if (fmt == DataFormat::Int32 && int32_t(s) < 0) s = 0u - ((0u - s) >> 5);  // toward zero
-                else s >>= 5;
+                if (fmt == DataFormat::Int32 && int32_t(s) < 0)
+                    s = 0u - ((0u - s) >> 5);  // toward zero
+                else
+                    s >>= 5;
             }
             out = fmt == DataFormat::UInt16 ? (s & 0xffffu) : s;
         }

@@ -26,9 +26,11 @@ using Op = SfpuBinaryInt;
 
 const char* op_name(Op op) {
     static const char* const names[] = {
-        "add_int",     "sub_int", "rsub_int", "mul_int", "bitwise_and", "bitwise_or", "bitwise_xor",
-        "left_shift",  "right_shift", "logical_right_shift", "lt_int", "gt_int", "le_int", "ge_int",
-        "max",         "min", "div_int32_floor", "div_int32_trunc", "div_int32", "remainder_int32", "fmod_int32",
+        "add_int",    "sub_int",         "rsub_int",        "mul_int",     "bitwise_and",
+        "bitwise_or", "bitwise_xor",     "left_shift",      "right_shift", "logical_right_shift",
+        "lt_int",     "gt_int",          "le_int",          "ge_int",      "max",
+        "min",        "div_int32_floor", "div_int32_trunc", "div_int32",   "remainder_int32",
+        "fmod_int32",
     };
     const auto i = size_t(op);
     return i < sizeof names / sizeof names[0] ? names[i] : "?";
@@ -98,8 +100,9 @@ uint32_t div_float(uint32_t x, uint32_t y) {
 
 void sfpu_binary_int(SfpuBinaryInt op, DataFormat fmt, const float* a, const float* b, float* out) {
     if (!takes(op, fmt))
-        throw Error(ErrorStatus::Unsupported, std::string("Unsupported: tile::sfpu_binary_int: ") + op_name(op) +
-                                                  " of data format " + std::string(data_format_name(fmt)));
+        throw Error(ErrorStatus::Unsupported,
+                    std::string("Unsupported: tile::sfpu_binary_int: ") + op_name(op) + " of data format " +
+                        std::string(data_format_name(fmt)));
     const uint32_t m = fmt == DataFormat::UInt16 ? 0xffffu : 0xffffffffu;
     const bool is_signed = fmt == DataFormat::Int32;
     switch (op) {
@@ -145,9 +148,13 @@ void sfpu_binary_int(SfpuBinaryInt op, DataFormat fmt, const float* a, const flo
             break;
         }
         case Op::DivFloor: map_words(a, b, out, m, [](uint32_t x, uint32_t y) { return div_int32(x, y, true); }); break;
-        case Op::DivTrunc: map_words(a, b, out, m, [](uint32_t x, uint32_t y) { return div_int32(x, y, false); }); break;
+        case Op::DivTrunc:
+            map_words(a, b, out, m, [](uint32_t x, uint32_t y) { return div_int32(x, y, false); });
+            break;
         case Op::DivFloat: map_words(a, b, out, m, div_float); break;
-        case Op::Remainder: map_words(a, b, out, m, [](uint32_t x, uint32_t y) { return rem_int32(x, y, true); }); break;
+        case Op::Remainder:
+            map_words(a, b, out, m, [](uint32_t x, uint32_t y) { return rem_int32(x, y, true); });
+            break;
         case Op::Fmod: map_words(a, b, out, m, [](uint32_t x, uint32_t y) { return rem_int32(x, y, false); }); break;
     }
 }

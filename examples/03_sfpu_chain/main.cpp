@@ -29,10 +29,12 @@ int main() {
         dev.buffer_write(in.id, x16.data(), x16.size() * 2);
 
         ProgramSpec spec;
-        spec.cbs = {{0, DataFormat::Float16_b, tile_bytes, 2, core, {}, {}}, {16, DataFormat::Float16_b, tile_bytes, 2, core, {}, {}}};
-        spec.kernels = {kernel("reader_unary_tiles.cpp", KernelKind::DataMovement1, core, dev.tensor_accessor_args(in.id)),
-                        kernel("writer_tiles.cpp", KernelKind::DataMovement0, core, dev.tensor_accessor_args(out.id)),
-                        kernel("compute_sfpu_chain.cpp", KernelKind::Compute, core)};
+        spec.cbs = {{0, DataFormat::Float16_b, tile_bytes, 2, core, {}, {}},
+                    {16, DataFormat::Float16_b, tile_bytes, 2, core, {}, {}}};
+        spec.kernels = {
+            kernel("reader_unary_tiles.cpp", KernelKind::DataMovement1, core, dev.tensor_accessor_args(in.id)),
+            kernel("writer_tiles.cpp", KernelKind::DataMovement0, core, dev.tensor_accessor_args(out.id)),
+            kernel("compute_sfpu_chain.cpp", KernelKind::Compute, core)};
         ProgramId prog = dev.program_create(spec);
         dev.program_set_runtime_args(prog, 0, {0, 0}, {in.address, 0, n_tiles});
         dev.program_set_runtime_args(prog, 1, {0, 0}, {out.address, 0, n_tiles});

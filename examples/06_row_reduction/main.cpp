@@ -36,9 +36,9 @@ int main() {
         for (uint32_t cb : {0u, 2u, 16u}) spec.cbs.push_back({cb, DataFormat::Float16_b, tile_bytes, 2, core, {}, {}});
         KernelSpec compute = kernel("compute_reduce_rows.cpp", KernelKind::Compute, core);
         compute.compute.fp32_dest_acc_en = true;  // accumulate the W sums in fp32
-        spec.kernels = {kernel("reader_reduce_rows.cpp", KernelKind::DataMovement1, core, dev.tensor_accessor_args(in.id)),
-                        kernel("writer_tiles.cpp", KernelKind::DataMovement0, core, dev.tensor_accessor_args(out.id)),
-                        compute};
+        spec.kernels = {
+            kernel("reader_reduce_rows.cpp", KernelKind::DataMovement1, core, dev.tensor_accessor_args(in.id)),
+            kernel("writer_tiles.cpp", KernelKind::DataMovement0, core, dev.tensor_accessor_args(out.id)), compute};
         ProgramId prog = dev.program_create(spec);
         dev.program_set_runtime_args(prog, 0, {0, 0}, {in.address, Ht * Wt});
         dev.program_set_runtime_args(prog, 1, {0, 0}, {out.address, 0, Ht});

@@ -49,17 +49,17 @@ int main() {
         check(r1 == r2, "the same seed gives the same random tensor");
 
         std::printf("2. broadcasting\n");
-        Tensor row = zyx::tensor({10.f, 20.f, 30.f});                       // [3]
+        Tensor row = zyx::tensor({10.f, 20.f, 30.f});  // [3]
         check(close((a + row).to_vector<float>(), {11, 22, 33, 14, 25, 36}), "[2,3] + [3]");
-        Tensor col = zyx::tensor({{1.f}, {2.f}});                           // [2,1]
-        Tensor outer = col * row.reshape({1, 3});                           // [2,3]
+        Tensor col = zyx::tensor({{1.f}, {2.f}});  // [2,1]
+        Tensor outer = col * row.reshape({1, 3});  // [2,3]
         check(close(outer.to_vector<float>(), {10, 20, 30, 20, 40, 60}), "[2,1] * [1,3] (outer product)");
 
         std::printf("3. matmul\n");
-        Tensor b = zyx::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}});       // [3,2]
+        Tensor b = zyx::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}});  // [3,2]
         check(close(a.matmul(b).to_vector<float>(), {4, 5, 10, 11}), "[2,3] @ [3,2]");
         Tensor bias = zyx::tensor({-5.f, -20.f});
-        Tensor h = (a.matmul(b) + bias).relu();                             // one kernel: sum, add, relu
+        Tensor h = (a.matmul(b) + bias).relu();  // one kernel: sum, add, relu
         check(close(h.to_vector<float>(), {0, 0, 5, 0}), "relu(a @ b + bias)");
 
         std::printf("4. softmax\n");

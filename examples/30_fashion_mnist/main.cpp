@@ -48,10 +48,11 @@ struct Options {
 };
 
 [[noreturn]] void usage(const char* why) {
-    std::fprintf(stderr,
-                 "example_30_fashion_mnist: %s\nusage: example_30_fashion_mnist [--epochs N] [--device tt:0|host|interpreter] "
-                 "[--batch B] [--lr LR] [--seed S] [--max-batches N] [--expect-accuracy A]\n",
-                 why);
+    std::fprintf(
+        stderr,
+        "example_30_fashion_mnist: %s\nusage: example_30_fashion_mnist [--epochs N] [--device tt:0|host|interpreter] "
+        "[--batch B] [--lr LR] [--seed S] [--max-batches N] [--expect-accuracy A]\n",
+        why);
     std::exit(2);
 }
 
@@ -62,14 +63,22 @@ Options parse(int argc, char** argv) {
         if (i + 1 >= argc) usage(("missing value after " + a).c_str());
         const char* v = argv[++i];
         char* end = nullptr;
-        if (a == "--epochs") o.epochs = int(std::strtol(v, &end, 10));
-        else if (a == "--device") o.device = v, end = const_cast<char*>(v) + std::strlen(v);
-        else if (a == "--batch") o.batch = std::strtoll(v, &end, 10);
-        else if (a == "--lr") o.lr = std::strtod(v, &end);
-        else if (a == "--seed") o.seed = std::strtoull(v, &end, 10);
-        else if (a == "--max-batches") o.max_batches = std::strtoll(v, &end, 10);
-        else if (a == "--expect-accuracy") o.expect_accuracy = std::strtod(v, &end);
-        else usage(("unknown option " + a).c_str());
+        if (a == "--epochs")
+            o.epochs = int(std::strtol(v, &end, 10));
+        else if (a == "--device")
+            o.device = v, end = const_cast<char*>(v) + std::strlen(v);
+        else if (a == "--batch")
+            o.batch = std::strtoll(v, &end, 10);
+        else if (a == "--lr")
+            o.lr = std::strtod(v, &end);
+        else if (a == "--seed")
+            o.seed = std::strtoull(v, &end, 10);
+        else if (a == "--max-batches")
+            o.max_batches = std::strtoll(v, &end, 10);
+        else if (a == "--expect-accuracy")
+            o.expect_accuracy = std::strtod(v, &end);
+        else
+            usage(("unknown option " + a).c_str());
         if (!end || *end) usage(("bad value for " + a + ": " + v).c_str());
     }
     if (o.epochs < 0 || o.batch < 1 || !(o.lr > 0)) usage("epochs >= 0, batch >= 1 and lr > 0 are required");
@@ -111,7 +120,8 @@ int main(int argc, char** argv) {
         bool available = false;
         for (const Device& d : zyx::available_devices()) available |= d == device;
         if (!available) {
-            std::printf("%s cannot run here (no runtime or device): training on the host instead\n", device.str().c_str());
+            std::printf("%s cannot run here (no runtime or device): training on the host instead\n",
+                        device.str().c_str());
             device = Device::host();
         }
 
@@ -120,7 +130,8 @@ int main(int argc, char** argv) {
         Tensor train_f = data.train_images.cast(DType::f32) / 255.0;
         const double mean = train_f.mean().item<double>(), stddev = train_f.stddev().item<double>();
         Tensor train_x = features(data.train_images, mean, stddev), test_x = features(data.test_images, mean, stddev);
-        Tensor train_y = data.train_labels.cast(DType::i32).realize(), test_y = data.test_labels.cast(DType::i32).realize();
+        Tensor train_y = data.train_labels.cast(DType::i32).realize(),
+               test_y = data.test_labels.cast(DType::i32).realize();
 
         zyx::Generator init(o.seed);
         auto model = std::make_shared<zyx::nn::Sequential>(std::vector<std::shared_ptr<zyx::nn::Module>>{
@@ -128,12 +139,14 @@ int main(int argc, char** argv) {
             std::make_shared<zyx::nn::Linear>(256, 10, true, init)});
         model->to(device);
         zyx::optim::Adam opt(model->parameters(), o.lr);
-        zyx::data::DataLoader loader({train_x, train_y}, o.batch, /*shuffle=*/true, o.seed, /*drop_last=*/false, device);
+        zyx::data::DataLoader loader({train_x, train_y}, o.batch, /*shuffle=*/true, o.seed, /*drop_last=*/false,
+                                     device);
         const int64_t batches = o.max_batches >= 0 ? std::min(o.max_batches, loader.size()) : loader.size();
 
-        std::printf("Fashion-MNIST: %lld training and %lld test images; MLP 784-256-10 on %s, Adam lr %g, batch %lld, %d epoch%s\n",
-                    (long long)train_x.size(0), (long long)test_x.size(0), device.str().c_str(), o.lr, (long long)o.batch,
-                    o.epochs, o.epochs == 1 ? "" : "s");
+        std::printf(
+            "Fashion-MNIST: %lld training and %lld test images; MLP 784-256-10 on %s, Adam lr %g, batch %lld, %d epoch%s\n",
+            (long long)train_x.size(0), (long long)test_x.size(0), device.str().c_str(), o.lr, (long long)o.batch,
+            o.epochs, o.epochs == 1 ? "" : "s");
         zyx::reset_runtime_stats();
         double test_accuracy = 0;
         for (int epoch = 1; epoch <= o.epochs; ++epoch) {
@@ -161,28 +174,31 @@ int main(int argc, char** argv) {
                 shown = now;
                 const double elapsed = std::chrono::duration<double>(now - start).count();
                 const double rate = double(seen) / elapsed;
-                std::fprintf(stderr, "\repoch %d  batch %lld/%lld  loss %.4f  acc %5.1f%%  %6.0f samples/s  ETA %s   ", epoch,
-                             (long long)b, (long long)batches, loss_sum / double(seen), 100.0 * double(correct) / double(seen),
-                             rate, clock_text(double(batches - b) * double(o.batch) / rate).c_str());
+                std::fprintf(stderr, "\repoch %d  batch %lld/%lld  loss %.4f  acc %5.1f%%  %6.0f samples/s  ETA %s   ",
+                             epoch, (long long)b, (long long)batches, loss_sum / double(seen),
+                             100.0 * double(correct) / double(seen), rate,
+                             clock_text(double(batches - b) * double(o.batch) / rate).c_str());
             }
             const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
             std::fprintf(stderr, "\n");
             const double acc = evaluate(*model, test_x, test_y, device);
             test_accuracy = acc;
             std::printf("epoch %d: train loss %.4f, train accuracy %.1f%%, test accuracy %.2f%%, %.1f s\n", epoch,
-                        loss_sum / double(std::max<int64_t>(seen, 1)), 100.0 * double(correct) / double(std::max<int64_t>(seen, 1)),
-                        100.0 * acc, seconds);
+                        loss_sum / double(std::max<int64_t>(seen, 1)),
+                        100.0 * double(correct) / double(std::max<int64_t>(seen, 1)), 100.0 * acc, seconds);
         }
         zyx::RuntimeStats s = zyx::runtime_stats();
         std::printf("kernels: %llu launched (", (unsigned long long)s.kernels);
         bool first = true;
-        for (const auto& [where, n] : s.kernels_on) std::printf("%s%llu on %s", first ? "" : ", ", (unsigned long long)n, where.c_str()), first = false;
+        for (const auto& [where, n] : s.kernels_on)
+            std::printf("%s%llu on %s", first ? "" : ", ", (unsigned long long)n, where.c_str()), first = false;
         std::printf("), %llu programs compiled\n", (unsigned long long)s.compiles);
         if (s.fallbacks)
             std::printf("%llu kernels ran on the host because %s refused them; the latest reason: %s\n",
                         (unsigned long long)s.fallbacks, device.str().c_str(), s.last_fallback.c_str());
         if (test_accuracy < o.expect_accuracy) {
-            std::printf("test accuracy %.2f%% is below the expected %.2f%%\n", 100 * test_accuracy, 100 * o.expect_accuracy);
+            std::printf("test accuracy %.2f%% is below the expected %.2f%%\n", 100 * test_accuracy,
+                        100 * o.expect_accuracy);
             return 1;
         }
         return 0;

@@ -68,7 +68,8 @@ inline std::vector<float> untilize(const std::vector<uint16_t>& t, uint32_t rows
 }
 
 // Compares got against want with |got - want| <= atol + rtol * |want|; prints the verdict.
-inline int check(const char* what, const std::vector<float>& got, const std::vector<float>& want, float atol, float rtol) {
+inline int check(const char* what, const std::vector<float>& got, const std::vector<float>& want, float atol,
+                 float rtol) {
     size_t bad = 0, first = 0;
     double max_err = 0;
     for (size_t i = 0; i < want.size(); ++i) {

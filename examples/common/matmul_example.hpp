@@ -10,7 +10,8 @@
 
 namespace example {
 
-inline int matmul_example(const char* name, const DeviceSpec& spec, CoreRange cores, uint32_t M, uint32_t K, uint32_t N) {
+inline int matmul_example(const char* name, const DeviceSpec& spec, CoreRange cores, uint32_t M, uint32_t K,
+                          uint32_t N) {
     Device dev(spec);
     const uint32_t Mt = M / 32, Kt = K / 32, Nt = N / 32, tile_bytes = 2048;
     CoreRangeSet range{cores};
@@ -39,7 +40,8 @@ inline int matmul_example(const char* name, const DeviceSpec& spec, CoreRange co
     KernelSpec compute = kernel("compute_matmul.cpp", KernelKind::Compute, range);
     compute.compute.fp32_dest_acc_en = true;  // accumulate the K products in fp32
     ps.kernels = {kernel("reader_matmul_tiles.cpp", KernelKind::DataMovement1, range, reader_ct),
-                  kernel("writer_tiles.cpp", KernelKind::DataMovement0, range, dev.tensor_accessor_args(C.id)), compute};
+                  kernel("writer_tiles.cpp", KernelKind::DataMovement0, range, dev.tensor_accessor_args(C.id)),
+                  compute};
     ProgramId prog = dev.program_create(ps);
     for (uint32_t i = 0; i < ncores; ++i) {
         uint32_t start, count;

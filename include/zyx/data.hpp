@@ -100,11 +100,11 @@ public:
     // `tensors`: at least one, each defined, on the host, with at least one axis, all with the same
     // size(0). batch_size >= 1. drop_last: leave out a last batch smaller than batch_size.
     // Batches are placed on `device`. Reads (realizes) the inputs.
-    DataLoader(const std::vector<Tensor>& tensors, int64_t batch_size, bool shuffle = false,
-               uint64_t seed = 0, bool drop_last = false, Device device = Device::host());
+    DataLoader(const std::vector<Tensor>& tensors, int64_t batch_size, bool shuffle = false, uint64_t seed = 0,
+               bool drop_last = false, Device device = Device::host());
 
-    int64_t size() const;        // batches per epoch: N / batch_size, rounded up unless drop_last
-    int64_t rows() const { return rows_; }              // N
+    int64_t size() const;                   // batches per epoch: N / batch_size, rounded up unless drop_last
+    int64_t rows() const { return rows_; }  // N
     int64_t batch_size() const { return batch_size_; }
     Device device() const { return device_; }
 
@@ -152,7 +152,7 @@ private:
     Generator gen_;
     std::vector<int64_t> order_;  // this epoch's row order
     bool in_epoch_ = false;
-    int64_t next_batch_ = 0;      // index of the next batch in the current epoch
+    int64_t next_batch_ = 0;  // index of the next batch in the current epoch
     std::vector<uint8_t> scratch_;
 };
 

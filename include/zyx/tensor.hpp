@@ -117,6 +117,8 @@
 #include "core/error.hpp"
 #include "zyx/device.hpp"
 
+// (This header is the manual: its comment columns are laid out by hand.)
+// clang-format off
 namespace zyx {
 
 namespace graph {
@@ -1121,3 +1123,4 @@ Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<
 }
 
 }  // namespace zyx
+// clang-format on

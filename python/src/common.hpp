@@ -24,10 +24,10 @@ struct DTypeName {
     const char* numpy;  // numpy dtype name
 };
 inline constexpr DTypeName kDTypes[] = {
-    {DType::f64, "float64", "float64"}, {DType::f32, "float32", "float32"}, {DType::f16, "float16", "float16"},
-    {DType::bf16, "bfloat16", "float32"}, {DType::i8, "int8", "int8"},     {DType::i16, "int16", "int16"},
-    {DType::i32, "int32", "int32"},     {DType::i64, "int64", "int64"},     {DType::u8, "uint8", "uint8"},
-    {DType::u16, "uint16", "uint16"},   {DType::u32, "uint32", "uint32"},   {DType::u64, "uint64", "uint64"},
+    {DType::f64, "float64", "float64"},   {DType::f32, "float32", "float32"}, {DType::f16, "float16", "float16"},
+    {DType::bf16, "bfloat16", "float32"}, {DType::i8, "int8", "int8"},        {DType::i16, "int16", "int16"},
+    {DType::i32, "int32", "int32"},       {DType::i64, "int64", "int64"},     {DType::u8, "uint8", "uint8"},
+    {DType::u16, "uint16", "uint16"},     {DType::u32, "uint32", "uint32"},   {DType::u64, "uint64", "uint64"},
     {DType::bool_, "bool", "bool"},
 };
 

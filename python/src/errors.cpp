@@ -11,8 +11,8 @@ namespace {
 
 struct Category {
     ErrorStatus status;
-    const char* name;     // Python class name
-    PyObject* builtin;    // second base (besides zyx.Error)
+    const char* name;   // Python class name
+    PyObject* builtin;  // second base (besides zyx.Error)
 };
 
 // Classes created by bind_errors, indexed by ErrorStatus; plus the two refinements of
@@ -31,8 +31,9 @@ PyObject* class_for(const Error& e) {
     if (e.status() == ErrorStatus::InvalidArgument) {
         const std::string& msg = e.message();
         if (mentions(msg, {"out of range", "out of bounds"})) return g_index_error;
-        if (mentions(msg, {"dtype", "not defined on bool", "needs integer", "needs an integer", "must be bool",
-                           "needs a float", "needs float"}))
+        if (mentions(msg,
+                     {"dtype", "not defined on bool", "needs integer", "needs an integer", "must be bool",
+                      "needs a float", "needs float"}))
             return g_dtype_error;
     }
     size_t i = size_t(e.status());
@@ -75,28 +76,25 @@ void bind_errors(py::module_& m) {
     };
     for (const Category& c : categories) {
         std::string doc = "zyx error of status '" + std::string(error_status_name(c.status)) + "'.";
-        py::object cls = make_class(m, c.name, py::make_tuple(base, py::reinterpret_borrow<py::object>(c.builtin)),
-                                    doc.c_str());
+        py::object cls =
+            make_class(m, c.name, py::make_tuple(base, py::reinterpret_borrow<py::object>(c.builtin)), doc.c_str());
         cls.attr("status") = std::string(error_status_name(c.status));
         g_classes[size_t(c.status)] = cls.ptr();
     }
     py::object invalid = py::reinterpret_borrow<py::object>(g_classes[size_t(ErrorStatus::InvalidArgument)]);
-    py::object index_error =
-        make_class(m, "IndexOutOfRangeError",
-                   py::make_tuple(invalid, py::reinterpret_borrow<py::object>(PyExc_IndexError)),
-                   "An invalid argument that is a position or axis out of range (also an IndexError).");
-    py::object dtype_error = make_class(m, "DTypeError",
-                                        py::make_tuple(invalid, py::reinterpret_borrow<py::object>(PyExc_TypeError)),
-                                        "An invalid argument that is an operand of the wrong dtype (also a TypeError).");
+    py::object index_error = make_class(
+        m, "IndexOutOfRangeError", py::make_tuple(invalid, py::reinterpret_borrow<py::object>(PyExc_IndexError)),
+        "An invalid argument that is a position or axis out of range (also an IndexError).");
+    py::object dtype_error =
+        make_class(m, "DTypeError", py::make_tuple(invalid, py::reinterpret_borrow<py::object>(PyExc_TypeError)),
+                   "An invalid argument that is an operand of the wrong dtype (also a TypeError).");
     g_index_error = index_error.ptr();
     g_dtype_error = dtype_error.ptr();
 
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
-        } catch (const Error& e) {
-            PyErr_SetString(class_for(e), e.message().c_str());
-        }
+        } catch (const Error& e) { PyErr_SetString(class_for(e), e.message().c_str()); }
     });
 }
 

@@ -14,7 +14,8 @@ void read_into(const Tensor& t, void* dst) {
     py::gil_scoped_release unlocked;
     switch (t.dtype()) {
         case DType::f64: t.to_buffer(static_cast<double*>(dst), n); break;
-        case DType::f32: case DType::bf16: t.to_buffer(static_cast<float*>(dst), n); break;
+        case DType::f32:
+        case DType::bf16: t.to_buffer(static_cast<float*>(dst), n); break;
         case DType::f16: t.bitcast(DType::u16).to_buffer(static_cast<uint16_t*>(dst), n); break;
         case DType::i8: t.to_buffer(static_cast<int8_t*>(dst), n); break;
         case DType::i16: t.to_buffer(static_cast<int16_t*>(dst), n); break;
@@ -34,9 +35,7 @@ py::object numpy_module() {
 }
 
 // The numpy type object of a numpy scalar kind ("integer", "floating", "bool_").
-bool is_numpy_instance(py::handle h, const char* kind) {
-    return py::isinstance(h, numpy_module().attr(kind));
-}
+bool is_numpy_instance(py::handle h, const char* kind) { return py::isinstance(h, numpy_module().attr(kind)); }
 
 }  // namespace
 

@@ -8,15 +8,47 @@ namespace zyx::python {
 
 void bind_ops(py::class_<Tensor>& cls) {
     // ---- elementwise, unary ----
-    UNARY(neg); UNARY(exp); UNARY(exp2); UNARY(log); UNARY(log2); UNARY(log10); UNARY(log1p);
-    UNARY(sqrt); UNARY(rsqrt); UNARY(reciprocal); UNARY(square); UNARY(sin); UNARY(cos); UNARY(tan);
-    UNARY(tanh); UNARY(sigmoid); UNARY(erf); UNARY(abs); UNARY(sign); UNARY(floor); UNARY(ceil);
-    UNARY(round); UNARY(trunc); UNARY(isnan); UNARY(isinf); UNARY(isfinite); UNARY(logical_not);
-    UNARY(bitwise_not); UNARY(relu); UNARY(silu); UNARY(expm1); UNARY(relu6); UNARY(hardsigmoid);
-    UNARY(hardswish); UNARY(selu); UNARY(mish);
+    UNARY(neg);
+    UNARY(exp);
+    UNARY(exp2);
+    UNARY(log);
+    UNARY(log2);
+    UNARY(log10);
+    UNARY(log1p);
+    UNARY(sqrt);
+    UNARY(rsqrt);
+    UNARY(reciprocal);
+    UNARY(square);
+    UNARY(sin);
+    UNARY(cos);
+    UNARY(tan);
+    UNARY(tanh);
+    UNARY(sigmoid);
+    UNARY(erf);
+    UNARY(abs);
+    UNARY(sign);
+    UNARY(floor);
+    UNARY(ceil);
+    UNARY(round);
+    UNARY(trunc);
+    UNARY(isnan);
+    UNARY(isinf);
+    UNARY(isfinite);
+    UNARY(logical_not);
+    UNARY(bitwise_not);
+    UNARY(relu);
+    UNARY(silu);
+    UNARY(expm1);
+    UNARY(relu6);
+    UNARY(hardsigmoid);
+    UNARY(hardswish);
+    UNARY(selu);
+    UNARY(mish);
     cls.def("negative", [](const Tensor& x) { return x.neg(); });
     cls.def("leaky_relu", &Tensor::leaky_relu, "negative_slope"_a = 0.01);
-    cls.def("gelu", [](const Tensor& x, const std::string& approximate) {
+    cls.def(
+        "gelu",
+        [](const Tensor& x, const std::string& approximate) {
             if (approximate != "none" && approximate != "tanh")
                 throw py::value_error("gelu: approximate must be 'none' or 'tanh', not '" + approximate + "'");
             return x.gelu(approximate == "tanh");
@@ -27,7 +59,9 @@ void bind_ops(py::class_<Tensor>& cls) {
     cls.def("nan_to_num", &Tensor::nan_to_num, "nan"_a = 0.0, "posinf"_a = py::none(), "neginf"_a = py::none());
     cls.def("tril", py::overload_cast<int64_t>(&Tensor::tril, py::const_), "diagonal"_a = 0);
     cls.def("triu", py::overload_cast<int64_t>(&Tensor::triu, py::const_), "diagonal"_a = 0);
-    cls.def("clamp", [](const Tensor& x, py::object lo, py::object hi) {
+    cls.def(
+        "clamp",
+        [](const Tensor& x, py::object lo, py::object hi) {
             std::optional<Scalar> a = scalar_from_py(lo), b = scalar_from_py(hi);
             if (!lo.is_none() && !a) throw py::type_error("clamp: min must be a number or None");
             if (!hi.is_none() && !b) throw py::type_error("clamp: max must be a number or None");
@@ -41,14 +75,31 @@ void bind_ops(py::class_<Tensor>& cls) {
     cls.def("clamp_max", with_operand([](const Tensor& a, const auto& b) { return a.clamp_max(b); }), "max"_a);
 
     // ---- elementwise, binary ----
-    BINARY(sub); BINARY(mul); BINARY(pow); BINARY(maximum); BINARY(minimum); BINARY(fmod);
-    BINARY(remainder); BINARY(eq); BINARY(ne); BINARY(lt); BINARY(le); BINARY(gt); BINARY(ge);
-    BINARY_T("logical_and", logical_and); BINARY_T("logical_or", logical_or);
-    BINARY_T("logical_xor", logical_xor); BINARY_T("bitwise_and", bitwise_and);
-    BINARY_T("bitwise_or", bitwise_or); BINARY_T("bitwise_xor", bitwise_xor);
-    BINARY_T("bitwise_left_shift", shift_left); BINARY_T("bitwise_right_shift", shift_right);
+    BINARY(sub);
+    BINARY(mul);
+    BINARY(pow);
+    BINARY(maximum);
+    BINARY(minimum);
+    BINARY(fmod);
+    BINARY(remainder);
+    BINARY(eq);
+    BINARY(ne);
+    BINARY(lt);
+    BINARY(le);
+    BINARY(gt);
+    BINARY(ge);
+    BINARY_T("logical_and", logical_and);
+    BINARY_T("logical_or", logical_or);
+    BINARY_T("logical_xor", logical_xor);
+    BINARY_T("bitwise_and", bitwise_and);
+    BINARY_T("bitwise_or", bitwise_or);
+    BINARY_T("bitwise_xor", bitwise_xor);
+    BINARY_T("bitwise_left_shift", shift_left);
+    BINARY_T("bitwise_right_shift", shift_right);
     BINARY_T("div_trunc", div_trunc);
-    cls.def("add", [](const Tensor& x, const Operand& y, const Operand& alpha) {
+    cls.def(
+        "add",
+        [](const Tensor& x, const Operand& y, const Operand& alpha) {
             if (alpha.is_tensor()) throw py::type_error("add: alpha must be a number");
             if (y.is_tensor()) return x.add(alpha.scalar->as_double() == 1 ? *y.tensor : y.tensor->mul(*alpha.scalar));
             return x.add(y.scalar->kind() == Scalar::Kind::float_ || alpha.scalar->kind() == Scalar::Kind::float_
@@ -79,10 +130,16 @@ void bind_ops(py::class_<Tensor>& cls) {
     cls.def("__gt__", with_operand([](const Tensor& a, const auto& b) { return a > b; }), op);
     cls.def("__ge__", with_operand([](const Tensor& a, const auto& b) { return a >= b; }), op);
     cls.def("__radd__", reflected([](const Tensor& a, const Tensor& b) { return a + b; }), op);
-    cls.def("__rsub__", [](const Tensor& x, const Operand& y) { return y.is_tensor() ? *y.tensor - x : *y.scalar - x; }, op);
+    cls.def(
+        "__rsub__", [](const Tensor& x, const Operand& y) { return y.is_tensor() ? *y.tensor - x : *y.scalar - x; },
+        op);
     cls.def("__rmul__", reflected([](const Tensor& a, const Tensor& b) { return a * b; }), op);
-    cls.def("__rtruediv__", [](const Tensor& x, const Operand& y) { return y.is_tensor() ? *y.tensor / x : *y.scalar / x; }, op);
-    cls.def("__rmod__", [](const Tensor& x, const Operand& y) { return y.is_tensor() ? *y.tensor % x : *y.scalar % x; }, op);
+    cls.def(
+        "__rtruediv__", [](const Tensor& x, const Operand& y) { return y.is_tensor() ? *y.tensor / x : *y.scalar / x; },
+        op);
+    cls.def(
+        "__rmod__", [](const Tensor& x, const Operand& y) { return y.is_tensor() ? *y.tensor % x : *y.scalar % x; },
+        op);
     cls.def("__rpow__", reflected([](const Tensor& a, const Tensor& b) { return a.pow(b); }), op);
     cls.def("__rmatmul__", reflected([](const Tensor& a, const Tensor& b) { return a.matmul(b); }), op);
     cls.def("__rand__", reflected([](const Tensor& a, const Tensor& b) { return a & b; }), op);

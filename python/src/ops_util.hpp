@@ -23,19 +23,19 @@ auto reflected(F f) {
 }
 
 #define UNARY(name) cls.def(#name, [](const Tensor& x) { return x.name(); })
-#define BINARY(name) \
-    cls.def(#name, with_operand([](const Tensor& a, const auto& b) { return a.name(b); }), "other"_a)
+#define BINARY(name) cls.def(#name, with_operand([](const Tensor& a, const auto& b) { return a.name(b); }), "other"_a)
 #define BINARY_T(pyname, name) \
     cls.def(pyname, with_tensor([](const Tensor& a, const Tensor& b) { return a.name(b); }), "other"_a)
 // Reductions: dim None (every axis), an int or a sequence; keepdim.
-#define REDUCE(name)                                                                                  \
-    cls.def(#name,                                                                                    \
-            [](const Tensor& x, py::object dim, bool keepdim) {                                       \
-                std::optional<Axes> axes = axes_from(dim);                                            \
-                if (axes) return x.name(*axes, keepdim);                                              \
-                return keepdim ? x.name(all_axes(x), true) : x.name();                                \
-            },                                                                                        \
-            "dim"_a = py::none(), "keepdim"_a = false)
+#define REDUCE(name)                                               \
+    cls.def(                                                       \
+        #name,                                                     \
+        [](const Tensor& x, py::object dim, bool keepdim) {        \
+            std::optional<Axes> axes = axes_from(dim);             \
+            if (axes) return x.name(*axes, keepdim);               \
+            return keepdim ? x.name(all_axes(x), true) : x.name(); \
+        },                                                         \
+        "dim"_a = py::none(), "keepdim"_a = false)
 
 inline Axes all_axes(const Tensor& x) {
     std::vector<int> a;

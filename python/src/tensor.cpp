@@ -19,18 +19,22 @@ void bind_tensor(py::module_& m, py::class_<Tensor>& cls) {
                  return Device::parse(type + ":" + std::to_string(index));
              }),
              "type"_a, "index"_a)
-        .def_property_readonly("type", [](const Device& d) {
-            return d.kind() == Device::Kind::tt ? "tt" : d.kind() == Device::Kind::host ? "host" : "interpreter";
-        })
-        .def_property_readonly("index", [](const Device& d) -> py::object {
-            if (d.kind() == Device::Kind::tt) return py::int_(d.index());
-            return py::none();
-        })
+        .def_property_readonly(
+            "type",
+            [](const Device& d) {
+                return d.kind() == Device::Kind::tt ? "tt" : d.kind() == Device::Kind::host ? "host" : "interpreter";
+            })
+        .def_property_readonly("index",
+                               [](const Device& d) -> py::object {
+                                   if (d.kind() == Device::Kind::tt) return py::int_(d.index());
+                                   return py::none();
+                               })
         .def("__str__", &Device::str)
-        .def("__repr__", [](const Device& d) {
-            if (d.kind() != Device::Kind::tt) return "device(type='" + d.str() + "')";
-            return "device(type='tt', index=" + std::to_string(d.index()) + ")";
-        })
+        .def("__repr__",
+             [](const Device& d) {
+                 if (d.kind() != Device::Kind::tt) return "device(type='" + d.str() + "')";
+                 return "device(type='tt', index=" + std::to_string(d.index()) + ")";
+             })
         .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
         .def("__eq__", [](const Device& a, const std::string& b) { return a == Device::parse(b); })
         .def("__hash__", [](const Device& d) { return std::hash<std::string>()(d.str()); });
@@ -38,15 +42,18 @@ void bind_tensor(py::module_& m, py::class_<Tensor>& cls) {
     m.def("available_devices", &available_devices, "Devices that can run kernels in this process now.");
 
     // Conversions.
-    m.def("from_numpy", [](py::array a) { return from_numpy(a); }, "array"_a,
-          "A tensor holding a copy of a numpy array's values, in the array's dtype.");
+    m.def(
+        "from_numpy", [](py::array a) { return from_numpy(a); }, "array"_a,
+        "A tensor holding a copy of a numpy array's values, in the array's dtype.");
     m.def("_as_tensor", &as_tensor, "data"_a, "dtype"_a = py::none(), "device"_a = Device::host());
     cls.def("numpy", &to_numpy, "The values in a new numpy array (realizes; bfloat16 gives float32).")
-        .def("__array__", [](const Tensor& t, py::object dtype) {
-                 py::array a = to_numpy(t);
-                 return dtype.is_none() ? a : py::array(a.attr("astype")(dtype));
-             },
-             "dtype"_a = py::none())
+        .def(
+            "__array__",
+            [](const Tensor& t, py::object dtype) {
+                py::array a = to_numpy(t);
+                return dtype.is_none() ? a : py::array(a.attr("astype")(dtype));
+            },
+            "dtype"_a = py::none())
         .def_property_readonly_static("__array_priority__", [](py::object) { return 1000; })
         .def_buffer([](Tensor& t) -> py::buffer_info {
             // The exported bytes are a host copy kept alive by the Tensor object (appended to its
@@ -68,84 +75,112 @@ void bind_tensor(py::module_& m, py::class_<Tensor>& cls) {
         .def_property_readonly("is_realized", &Tensor::is_realized)
         .def("dim", &Tensor::dim)
         .def("numel", &Tensor::numel)
-        .def("size", [](const Tensor& t, py::object dim) -> py::object {
-                 if (dim.is_none()) return shape_tuple(t.shape());
-                 return py::int_(t.size(dim.cast<int>()));
-             },
-             "dim"_a = py::none())
+        .def(
+            "size",
+            [](const Tensor& t, py::object dim) -> py::object {
+                if (dim.is_none()) return shape_tuple(t.shape());
+                return py::int_(t.size(dim.cast<int>()));
+            },
+            "dim"_a = py::none())
         .def("element_size", [](const Tensor& t) { return dtype_size(t.dtype()); })
         .def("is_floating_point", [](const Tensor& t) { return dtype_is_float(t.dtype()); })
-        .def("__len__", [](const Tensor& t) {
-            if (t.dim() == 0) throw py::type_error("len() of a 0-d tensor");
-            return t.size(0);
-        })
+        .def("__len__",
+             [](const Tensor& t) {
+                 if (t.dim() == 0) throw py::type_error("len() of a 0-d tensor");
+                 return t.size(0);
+             })
         .def("__hash__", [](const Tensor& t) { return std::hash<const void*>()(t.node().get()); });
 
     // Reading values; these realize without the GIL.
-    cls.def("item", [](const Tensor& t) -> py::object {
-           DType d = t.dtype();
-           if (d == DType::bool_) {
-               bool v;
-               { py::gil_scoped_release u; v = t.item<bool>(); }
-               return py::bool_(v);
-           }
-           if (dtype_is_float(d)) {
-               double v;
-               { py::gil_scoped_release u; v = t.item<double>(); }
-               return py::float_(v);
-           }
-           if (d == DType::u64) {
-               uint64_t v;
-               { py::gil_scoped_release u; v = t.item<uint64_t>(); }
-               return py::int_(v);
-           }
-           int64_t v;
-           { py::gil_scoped_release u; v = t.item<int64_t>(); }
-           return py::int_(v);
-       })
+    cls.def("item",
+            [](const Tensor& t) -> py::object {
+                DType d = t.dtype();
+                if (d == DType::bool_) {
+                    bool v;
+                    {
+                        py::gil_scoped_release u;
+                        v = t.item<bool>();
+                    }
+                    return py::bool_(v);
+                }
+                if (dtype_is_float(d)) {
+                    double v;
+                    {
+                        py::gil_scoped_release u;
+                        v = t.item<double>();
+                    }
+                    return py::float_(v);
+                }
+                if (d == DType::u64) {
+                    uint64_t v;
+                    {
+                        py::gil_scoped_release u;
+                        v = t.item<uint64_t>();
+                    }
+                    return py::int_(v);
+                }
+                int64_t v;
+                {
+                    py::gil_scoped_release u;
+                    v = t.item<int64_t>();
+                }
+                return py::int_(v);
+            })
         .def("tolist", [](const Tensor& t) { return to_numpy(t).attr("tolist")(); })
         .def("_to_string", &Tensor::to_string, py::call_guard<py::gil_scoped_release>())
-        .def("realize", [](py::object self) {
-            const Tensor& t = self.cast<const Tensor&>();
-            {
-                py::gil_scoped_release u;
-                t.realize();
-            }
-            return self;
-        })
+        .def("realize",
+             [](py::object self) {
+                 const Tensor& t = self.cast<const Tensor&>();
+                 {
+                     py::gil_scoped_release u;
+                     t.realize();
+                 }
+                 return self;
+             })
         .def("contiguous", &Tensor::contiguous)
-        .def("_to_device", [](const Tensor& t, Device d) { return t.to(d); }, "device"_a)
+        .def(
+            "_to_device", [](const Tensor& t, Device d) { return t.to(d); }, "device"_a)
         .def("cast", &Tensor::cast, "dtype"_a)
         .def("bitcast", &Tensor::bitcast, "dtype"_a);
 
     // Gradients.
-    cls.def("requires_grad_", [](py::object self, bool on) {
-           Tensor& t = self.cast<Tensor&>();
-           {
-               py::gil_scoped_release u;
-               t.requires_grad_(on);
-           }
-           return self;
-       },
-            "requires_grad"_a = true)
-        .def_property("requires_grad", &Tensor::requires_grad, [](Tensor& t, bool on) {
-            py::gil_scoped_release u;
-            t.requires_grad_(on);
-        })
-        .def_property("grad", [](const Tensor& t) -> py::object {
-                 Tensor g = t.grad();
-                 return g.defined() ? py::cast(g) : py::none();
-             },
-             [](const Tensor& t, py::object g) {
-                 if (!g.is_none()) throw Error(ErrorStatus::Unsupported, "Unsupported: setting .grad to a tensor (only None)");
-                 t.zero_grad();
-             })
-        .def("backward", [](const Tensor& t, std::optional<Tensor> gradient) {
-                 py::gil_scoped_release u;
-                 if (gradient) t.backward(*gradient);
-                 else t.backward();
-             },
-             "gradient"_a = py::none())
+    cls.def(
+           "requires_grad_",
+           [](py::object self, bool on) {
+               Tensor& t = self.cast<Tensor&>();
+               {
+                   py::gil_scoped_release u;
+                   t.requires_grad_(on);
+               }
+               return self;
+           },
+           "requires_grad"_a = true)
+        .def_property("requires_grad", &Tensor::requires_grad,
+                      [](Tensor& t, bool on) {
+                          py::gil_scoped_release u;
+                          t.requires_grad_(on);
+                      })
+        .def_property(
+            "grad",
+            [](const Tensor& t) -> py::object {
+                Tensor g = t.grad();
+                return g.defined() ? py::cast(g) : py::none();
+            },
+            [](const Tensor& t, py::object g) {
+                if (!g.is_none())
+                    throw Error(ErrorStatus::Unsupported, "Unsupported: setting .grad to a tensor (only None)");
+                t.zero_grad();
+            })
+        .def(
+            "backward",
+            [](const Tensor& t, std::optional<Tensor> gradient) {
+                py::gil_scoped_release u;
+                if (gradient)
+                    t.backward(*gradient);
+                else
+                    t.backward();
+            },
+            "gradient"_a = py::none())
         .def("zero_grad", &Tensor::zero_grad)
         .def("detach", &Tensor::detach)
         .def("assign", &Tensor::assign, "value"_a, py::call_guard<py::gil_scoped_release>());

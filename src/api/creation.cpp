@@ -26,7 +26,8 @@ uint64_t convert_bits(DType from, const uint8_t* v, DType to) {
         case DType::i16: i = int16_t(raw); break;
         case DType::i32: i = int32_t(raw); break;
         case DType::i64: i = int64_t(raw); break;
-        case DType::u8: case DType::bool_: i = uint8_t(raw); break;
+        case DType::u8:
+        case DType::bool_: i = uint8_t(raw); break;
         case DType::u16: i = uint16_t(raw); break;
         case DType::u32: i = uint32_t(raw); break;
         default: break;
@@ -41,8 +42,9 @@ namespace detail {
 Tensor tensor_from_host(const void* data, DType from, size_t n, const Shape& shape, DType dtype, Device device) {
     check_shape("tensor", shape, dtype);
     if (int64_t(n) != graph::shape_numel(shape))
-        invalid("tensor", std::to_string(n) + " values for shape " + shape_str(shape) + " (" +
-                              std::to_string(graph::shape_numel(shape)) + " elements)");
+        invalid("tensor",
+                std::to_string(n) + " values for shape " + shape_str(shape) + " (" +
+                    std::to_string(graph::shape_numel(shape)) + " elements)");
     size_t sz = dtype_size(dtype);
     if (from == dtype) return wrap(sched::upload(data, n * sz, dtype, shape, device));
     std::vector<uint8_t> bytes(n * sz);
@@ -55,8 +57,9 @@ Tensor tensor_from_host(const void* data, DType from, size_t n, const Shape& sha
 }
 
 void ragged_literal(size_t row, size_t got, size_t want) {
-    invalid("tensor", "ragged literal: row " + std::to_string(row) + " has " + std::to_string(got) +
-                          " values, the first has " + std::to_string(want));
+    invalid("tensor",
+            "ragged literal: row " + std::to_string(row) + " has " + std::to_string(got) + " values, the first has " +
+                std::to_string(want));
 }
 
 }  // namespace detail
@@ -65,14 +68,15 @@ Tensor from_bytes(const void* data, size_t bytes, const Shape& shape, DType dtyp
     check_shape("from_bytes", shape, dtype);
     uint64_t want = uint64_t(graph::shape_numel(shape)) * dtype_size(dtype);
     if (bytes != want)
-        invalid("from_bytes", std::to_string(bytes) + " bytes for " + dname(dtype) + " " + shape_str(shape) + " (needs " +
-                                  std::to_string(want) + ")");
+        invalid("from_bytes",
+                std::to_string(bytes) + " bytes for " + dname(dtype) + " " + shape_str(shape) + " (needs " +
+                    std::to_string(want) + ")");
     return wrap(sched::upload(data, bytes, dtype, shape, device));
 }
 
 Tensor scalar_tensor(Scalar value) {
     DType t = value.kind() == Scalar::Kind::float_ ? default_float()
-              : value.kind() == Scalar::Kind::int_ ? default_int()
+        : value.kind() == Scalar::Kind::int_       ? default_int()
                                                    : DType::bool_;
     return scalar_tensor(value, t);
 }
@@ -100,7 +104,7 @@ Tensor arange(Scalar end) { return arange(0, end, 1); }
 
 Tensor arange(Scalar start, Scalar end, Scalar step) {
     bool ints = start.kind() != Scalar::Kind::float_ && end.kind() != Scalar::Kind::float_ &&
-                step.kind() != Scalar::Kind::float_;
+        step.kind() != Scalar::Kind::float_;
     return arange(start, end, step, ints ? default_int() : default_float());
 }
 
@@ -109,14 +113,16 @@ Tensor arange(Scalar start, Scalar end, Scalar step, DType dtype, Device device)
     if (step.as_double() == 0) invalid("arange", "step 0 (from " + start.str() + " to " + end.str() + ")");
     if ((step.as_double() > 0 && end.as_double() < start.as_double()) ||
         (step.as_double() < 0 && end.as_double() > start.as_double()))
-        invalid("arange", "step " + step.str() + " goes away from the end: from " + start.str() + " to " + end.str() +
-                              " needs a step of the other sign (as PyTorch, an inconsistent range is an error, not empty)");
+        invalid("arange",
+                "step " + step.str() + " goes away from the end: from " + start.str() + " to " + end.str() +
+                    " needs a step of the other sign (as PyTorch, an inconsistent range is an error, not empty)");
     double count_d = std::ceil((end.as_double() - start.as_double()) / step.as_double());
     if (!std::isfinite(count_d))
         invalid("arange", "non-finite range from " + start.str() + " to " + end.str() + " by " + step.str());
     if (count_d >= 0x1p62)
-        invalid("arange", "from " + start.str() + " to " + end.str() + " by " + step.str() + " gives " +
-                              std::to_string(count_d) + " elements (at most 2^62)");
+        invalid("arange",
+                "from " + start.str() + " to " + end.str() + " by " + step.str() + " gives " + std::to_string(count_d) +
+                    " elements (at most 2^62)");
     int64_t count = count_d > 0 ? int64_t(count_d) : 0;
     check_shape("arange", {count}, dtype);
     sched::open_device(device);
@@ -133,9 +139,7 @@ Tensor arange(Scalar start, Scalar end, Scalar step, DType dtype, Device device)
 
 Tensor linspace(double start, double end, int64_t steps, DType dtype, Device device) {
     if (steps < 0) invalid("linspace", "negative step count " + std::to_string(steps));
-    if (!dtype_is_float(dtype)) {
-        return linspace(start, end, steps, DType::f64, device).cast(dtype);
-    }
+    if (!dtype_is_float(dtype)) { return linspace(start, end, steps, DType::f64, device).cast(dtype); }
     if (steps <= 1) return full({steps}, start, dtype, device);
     // As PyTorch: the first half counts up from start, the second half down from end, so both
     // ends are exact.

@@ -35,17 +35,23 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
     std::string eq;
     for (char c : equation)
         if (c != ' ') eq += c;
-    if (eq.find("...") != std::string::npos) unsupported(op, "ellipsis (\"...\") in '" + equation + "' is not supported yet");
+    if (eq.find("...") != std::string::npos)
+        unsupported(op, "ellipsis (\"...\") in '" + equation + "' is not supported yet");
     const size_t arrow = eq.find("->");
     const std::string lhs = eq.substr(0, arrow);
     std::vector<std::string> subscripts(1);
     for (char c : lhs) {
-        if (c == ',') subscripts.emplace_back();
-        else if (is_label(c)) subscripts.back() += c;
-        else invalid(op, "'" + equation + "': '" + std::string(1, c) + "' is not a label (labels are letters)");
+        if (c == ',')
+            subscripts.emplace_back();
+        else if (is_label(c))
+            subscripts.back() += c;
+        else
+            invalid(op, "'" + equation + "': '" + std::string(1, c) + "' is not a label (labels are letters)");
     }
     if (subscripts.size() != operands.size())
-        invalid(op, "'" + equation + "' names " + std::to_string(subscripts.size()) + " operands, got " + std::to_string(operands.size()));
+        invalid(op,
+                "'" + equation + "' names " + std::to_string(subscripts.size()) + " operands, got " +
+                    std::to_string(operands.size()));
     std::map<char, int> count;
     for (const std::string& in : subscripts)
         for (char c : in) ++count[c];
@@ -56,8 +62,10 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
     } else {
         out = eq.substr(arrow + 2);
         for (char c : out) {
-            if (!is_label(c)) invalid(op, "'" + equation + "': '" + std::string(1, c) + "' in the output is not a label");
-            if (!count.count(c)) invalid(op, "'" + equation + "': output label '" + std::string(1, c) + "' is in no operand");
+            if (!is_label(c))
+                invalid(op, "'" + equation + "': '" + std::string(1, c) + "' in the output is not a label");
+            if (!count.count(c))
+                invalid(op, "'" + equation + "': output label '" + std::string(1, c) + "' is in no operand");
             if (std::count(out.begin(), out.end(), c) > 1)
                 invalid(op, "'" + equation + "': output label '" + std::string(1, c) + "' appears twice");
         }
@@ -70,15 +78,18 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
         node_of(x, op);
         if (i > 0) same_device(op, node_of(operands[0], op), node_of(x, op));
         if (x.dim() != subscripts[i].size())
-            invalid(op, "'" + equation + "': operand " + std::to_string(i) + " has " + std::to_string(x.dim()) + " axes " +
-                            shape_str(x.shape()) + " but " + std::to_string(subscripts[i].size()) + " labels '" + subscripts[i] + "'");
+            invalid(op,
+                    "'" + equation + "': operand " + std::to_string(i) + " has " + std::to_string(x.dim()) + " axes " +
+                        shape_str(x.shape()) + " but " + std::to_string(subscripts[i].size()) + " labels '" +
+                        subscripts[i] + "'");
         for (size_t d = 0; d < subscripts[i].size(); ++d) {
             const char c = subscripts[i][d];
             auto [it, fresh] = size.emplace(c, x.size(int(d)));
             if (!fresh && it->second != x.size(int(d)))
-                invalid(op, "'" + equation + "': label '" + std::string(1, c) + "' has size " + std::to_string(it->second) +
-                                " and size " + std::to_string(x.size(int(d))) + " (operand " + std::to_string(i) + " " +
-                                shape_str(x.shape()) + ")");
+                invalid(op,
+                        "'" + equation + "': label '" + std::string(1, c) + "' has size " + std::to_string(it->second) +
+                            " and size " + std::to_string(x.size(int(d))) + " (operand " + std::to_string(i) + " " +
+                            shape_str(x.shape()) + ")");
         }
         t = i == 0 ? x.dtype() : promote(t, x.dtype());
     }

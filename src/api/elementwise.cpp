@@ -35,14 +35,14 @@ struct Operand {
 };
 
 enum class Rule {
-    arith,      // add, sub, mul: promote; bool: add/mul become or/and, sub refused
-    divide,     // true division: integer results become f32
-    numeric,    // promote; bool refused (pow, fmod, div_trunc)
-    any,        // promote; every dtype (maximum, minimum)
-    compare,    // promote; result bool
-    logical,    // operands promote; result bool
-    bitwise,    // integers and bool
-    shift,      // integers
+    arith,    // add, sub, mul: promote; bool: add/mul become or/and, sub refused
+    divide,   // true division: integer results become f32
+    numeric,  // promote; bool refused (pow, fmod, div_trunc)
+    any,      // promote; every dtype (maximum, minimum)
+    compare,  // promote; result bool
+    logical,  // operands promote; result bool
+    bitwise,  // integers and bool
+    shift,    // integers
 };
 
 struct Prepared {
@@ -98,9 +98,12 @@ Prepared prepare(const char* name, const Operand& a, const Operand& b, Rule rule
 Tensor binary(const char* name, Op op, const Operand& a, const Operand& b, Rule rule) {
     Prepared p = prepare(name, a, b, rule);
     if (rule == Rule::arith && p.t == DType::bool_) {
-        if (op == Op::add) op = Op::logical_or;
-        else if (op == Op::mul) op = Op::logical_and;
-        else invalid(name, "not defined on bool operands (use logical_xor, or cast to an integer dtype)");
+        if (op == Op::add)
+            op = Op::logical_or;
+        else if (op == Op::mul)
+            op = Op::logical_and;
+        else
+            invalid(name, "not defined on bool operands (use logical_xor, or cast to an integer dtype)");
     }
     return wrap(bin(op, p.x, p.y));
 }
@@ -109,7 +112,8 @@ Operand T(const Tensor& t, const char* name) { return Operand{node_of(t, name), 
 Operand S(Scalar s) { return Operand{nullptr, s}; }
 
 NodePtr lit(const NodePtr& like, double v) {
-    return graph::make_constant(kernel::bits_from_double(like->dtype, v), like->dtype, like->shape, like->device, false);
+    return graph::make_constant(kernel::bits_from_double(like->dtype, v), like->dtype, like->shape, like->device,
+                                false);
 }
 
 // log(1 + x) accurate near 0 (Goldberg): with u = 1 + x rounded, log(u) · x / (u − 1).
@@ -214,8 +218,8 @@ Tensor Tensor::relu() const { return numeric_unary(*this, Op::relu, "relu"); }
 Tensor Tensor::leaky_relu(double negative_slope) const {
     OpMath m = opmath(*this, "leaky_relu");
     NodePtr x = m.x;
-    NodePtr slope = graph::make_constant(kernel::bits_from_double(x->dtype, negative_slope), x->dtype, x->shape,
-                                         x->device, true);
+    NodePtr slope =
+        graph::make_constant(kernel::bits_from_double(x->dtype, negative_slope), x->dtype, x->shape, x->device, true);
     return opmath_result(m, graph::make_where(bin(Op::cmp_gt, x, lit(x, 0.0)), x, bin(Op::mul, x, slope)));
 }
 Tensor Tensor::gelu(bool approximate) const {
@@ -265,14 +269,18 @@ Tensor Tensor::div_trunc(const Tensor& y) const {
     if (dtype_is_float(p.t)) return wrap(q).trunc();
     return wrap(q);
 }
-Tensor Tensor::pow(const Tensor& y) const { return binary("pow", Op::pow, T(*this, "pow"), T(y, "pow"), Rule::numeric); }
+Tensor Tensor::pow(const Tensor& y) const {
+    return binary("pow", Op::pow, T(*this, "pow"), T(y, "pow"), Rule::numeric);
+}
 Tensor Tensor::maximum(const Tensor& y) const {
     return binary("maximum", Op::max, T(*this, "maximum"), T(y, "maximum"), Rule::any);
 }
 Tensor Tensor::minimum(const Tensor& y) const {
     return binary("minimum", Op::min, T(*this, "minimum"), T(y, "minimum"), Rule::any);
 }
-Tensor Tensor::fmod(const Tensor& y) const { return binary("fmod", Op::mod, T(*this, "fmod"), T(y, "fmod"), Rule::numeric); }
+Tensor Tensor::fmod(const Tensor& y) const {
+    return binary("fmod", Op::mod, T(*this, "fmod"), T(y, "fmod"), Rule::numeric);
+}
 Tensor Tensor::remainder(const Tensor& y) const { return remainder_of(T(*this, "remainder"), T(y, "remainder")); }
 Tensor Tensor::eq(const Tensor& y) const { return binary("eq", Op::cmp_eq, T(*this, "eq"), T(y, "eq"), Rule::compare); }
 Tensor Tensor::ne(const Tensor& y) const { return binary("ne", Op::cmp_ne, T(*this, "ne"), T(y, "ne"), Rule::compare); }
@@ -314,8 +322,9 @@ Tensor Tensor::pow(Scalar y) const {
     const NodePtr& x = node_of(*this, "pow");
     // As PyTorch and NumPy: an integer result cannot hold x^-n (it would be truncated to 0).
     if (y.kind() != Scalar::Kind::float_ && y.as_double() < 0 && !dtype_is_float(promote_scalar(x->dtype, y)))
-        invalid("pow", "integers to negative integer powers are not allowed (" + dname(x->dtype) + " tensor to the power " +
-                           y.str() + "); use a float exponent or cast the tensor to a float dtype");
+        invalid("pow",
+                "integers to negative integer powers are not allowed (" + dname(x->dtype) + " tensor to the power " +
+                    y.str() + "); use a float exponent or cast the tensor to a float dtype");
     return binary("pow", Op::pow, T(*this, "pow"), S(y), Rule::numeric);
 }
 Tensor Tensor::maximum(Scalar y) const { return binary("maximum", Op::max, T(*this, "maximum"), S(y), Rule::any); }
@@ -376,8 +385,9 @@ namespace {
 Tensor where_impl(const Tensor& cond, const Operand& a, const Operand& b) {
     NodePtr c = node_of(cond, "where");
     if (c->dtype != DType::bool_)
-        invalid("where", "condition must be bool, got " + dname(c->dtype) + " " + shape_str(c->shape) +
-                             " (compare it, e.g. x != 0)");
+        invalid("where",
+                "condition must be bool, got " + dname(c->dtype) + " " + shape_str(c->shape) +
+                    " (compare it, e.g. x != 0)");
     Shape shape = c->shape;
     DType t;
     if (a.node && b.node) {
@@ -388,7 +398,9 @@ Tensor where_impl(const Tensor& cond, const Operand& a, const Operand& b) {
         t = promote_scalar(n->dtype, a.node ? *b.number : *a.number);
     } else {
         auto kind_dtype = [](const Scalar& s) {
-            return s.kind() == Scalar::Kind::float_ ? DType::f32 : s.kind() == Scalar::Kind::int_ ? DType::i32 : DType::bool_;
+            return s.kind() == Scalar::Kind::float_ ? DType::f32
+                : s.kind() == Scalar::Kind::int_    ? DType::i32
+                                                    : DType::bool_;
         };
         t = promote(kind_dtype(*a.number), kind_dtype(*b.number));
     }

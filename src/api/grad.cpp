@@ -16,7 +16,8 @@ Tensor& Tensor::requires_grad_(bool on) {
     if (on) realize();  // a leaf: its own buffer, no inputs
     std::lock_guard<std::recursive_mutex> lock(graph::runtime_mutex());
     if (on && !n->tape.empty())
-        invalid("requires_grad_", "the tensor is the result of ops that require a gradient (not a leaf); use detach() first");
+        invalid("requires_grad_",
+                "the tensor is the result of ops that require a gradient (not a leaf); use detach() first");
     n->requires_grad = on;
     return *this;
 }
@@ -29,20 +30,24 @@ bool Tensor::requires_grad() const {
 void Tensor::backward() const {
     const NodePtr& n = node_of(*this, "backward");
     if (n->numel() != 1)
-        invalid("backward", "a gradient can be implied only for a tensor of one element, not of shape " +
-                                api::shape_str(n->shape) + "; pass backward(gradient)");
-    backward(Tensor(graph::make_constant(kernel::bits_from_double(n->dtype, 1.0), n->dtype, n->shape, n->device, false)));
+        invalid("backward",
+                "a gradient can be implied only for a tensor of one element, not of shape " + api::shape_str(n->shape) +
+                    "; pass backward(gradient)");
+    backward(
+        Tensor(graph::make_constant(kernel::bits_from_double(n->dtype, 1.0), n->dtype, n->shape, n->device, false)));
 }
 
 void Tensor::backward(const Tensor& gradient) const {
     const NodePtr& n = node_of(*this, "backward");
     const NodePtr& g = node_of(gradient, "backward");
     if (!n->requires_grad)
-        invalid("backward", "the tensor " + n->label() +
-                                " does not require a gradient: no input has requires_grad, it was computed under a "
-                                "NoGradGuard, or through an op without a gradient (comparison, argmax, integer op, bitcast)");
+        invalid("backward",
+                "the tensor " + n->label() +
+                    " does not require a gradient: no input has requires_grad, it was computed under a "
+                    "NoGradGuard, or through an op without a gradient (comparison, argmax, integer op, bitcast)");
     if (g->shape != n->shape)
-        invalid("backward", "the gradient has shape " + api::shape_str(g->shape) + ", the tensor " + api::shape_str(n->shape));
+        invalid("backward",
+                "the gradient has shape " + api::shape_str(g->shape) + ", the tensor " + api::shape_str(n->shape));
     if (!(g->device == n->device))
         invalid("backward", "the gradient is on " + g->device.str() + ", the tensor on " + n->device.str());
     NodePtr seed = g;
@@ -76,8 +81,9 @@ void Tensor::assign(const Tensor& value) const {
     const NodePtr& n = node_of(*this, "assign");
     const NodePtr& v = node_of(value, "assign");
     if (n->shape != v->shape || n->dtype != v->dtype || !(n->device == v->device))
-        invalid("assign", "the value is " + v->label() + " on " + v->device.str() + ", the tensor " + n->label() + " on " +
-                              n->device.str() + " (shape, dtype and device must match)");
+        invalid("assign",
+                "the value is " + v->label() + " on " + v->device.str() + ", the tensor " + n->label() + " on " +
+                    n->device.str() + " (shape, dtype and device must match)");
     value.realize();
     std::lock_guard<std::recursive_mutex> lock(graph::runtime_mutex());
     if (!n->inputs.empty() || !n->tape.empty())

@@ -51,8 +51,9 @@ bool broadcasts_to(const Shape& from, const Shape& to) {
 // InvalidArgument unless values broadcast to the indexed shape `want` of x.
 void check_values(const char* op, const Shape& want, const Shape& values, const Shape& x) {
     if (!broadcasts_to(values, want))
-        invalid(op, "values of shape " + shape_str(values) + " do not broadcast to the indexed shape " + shape_str(want) +
-                        " of a tensor of shape " + shape_str(x));
+        invalid(op,
+                "values of shape " + shape_str(values) + " do not broadcast to the indexed shape " + shape_str(want) +
+                    " of a tensor of shape " + shape_str(x));
 }
 
 // Rebinds `x` to `value` by the in-place rules of tensor.hpp: `build` computes the new value
@@ -62,12 +63,14 @@ Tensor& inplace(Tensor& x, const char* op, F&& build) {
     const NodePtr n = node_of(x, op);
     bool leaf = grad_leaf(n);
     if (leaf && graph::grad_enabled())
-        invalid(op, "a leaf tensor that requires grad (" + n->label() +
-                        ") is being used in an in-place operation; update it inside a NoGradGuard, or detach() it");
+        invalid(op,
+                "a leaf tensor that requires grad (" + n->label() +
+                    ") is being used in an in-place operation; update it inside a NoGradGuard, or detach() it");
     Tensor r = named(op, build);
     if (r.shape() != n->shape)
-        invalid(op, "output with shape " + shape_str(n->shape) + " doesn't match the broadcast shape " +
-                        shape_str(r.shape()));
+        invalid(
+            op,
+            "output with shape " + shape_str(n->shape) + " doesn't match the broadcast shape " + shape_str(r.shape()));
     if (!can_cast(r.dtype(), n->dtype))
         invalid(op, "result type " + dname(r.dtype()) + " can't be cast to the desired output type " + dname(n->dtype));
     if (r.dtype() != n->dtype) r = r.cast(n->dtype);
@@ -81,7 +84,9 @@ Tensor& inplace(Tensor& x, const char* op, F&& build) {
 
 void check_index_dtype(const char* op, const char* what, const Tensor& t) {
     if (!dtype_is_int(t.dtype()))
-        invalid(op, std::string(what) + " must have an integer dtype, got " + dname(t.dtype()) + " " + shape_str(t.shape()));
+        invalid(
+            op,
+            std::string(what) + " must have an integer dtype, got " + dname(t.dtype()) + " " + shape_str(t.shape()));
 }
 
 void check_same_device(const char* op, const Tensor& a, const Tensor& b, const char* what) {
@@ -127,8 +132,9 @@ Tensor flat_positions(const char* op, const Shape& shape, const std::vector<Tens
     for (size_t j = 0; j < indices.size(); ++j) {
         check_index_dtype(op, "an index tensor", indices[j]);
         if (!(indices[j].device() == device))
-            invalid(op, "index tensor " + std::to_string(j) + " is on " + indices[j].device().str() + ", the tensor on " +
-                            device.str());
+            invalid(op,
+                    "index tensor " + std::to_string(j) + " is on " + indices[j].device().str() + ", the tensor on " +
+                        device.str());
         b = broadcast_shapes(op, b, indices[j].shape());
         DType t = indices[j].dtype();
         wide = wide || dtype_size(t) == 8 || t == DType::u32;
@@ -211,8 +217,9 @@ void check_mask(const char* op, const Tensor& x, const Tensor& mask) {
     const Shape& ms = mask.shape();
     for (size_t d = 0; d < ms.size(); ++d)
         if (ms[d] != xs[d])
-            invalid(op, "the shape of the mask " + shape_str(ms) + " at axis " + std::to_string(d) +
-                            " does not match the shape of the indexed tensor " + shape_str(xs));
+            invalid(op,
+                    "the shape of the mask " + shape_str(ms) + " at axis " + std::to_string(d) +
+                        " does not match the shape of the indexed tensor " + shape_str(xs));
 }
 
 // An index list with tensor entries, split into what numpy does with it: the ranges (a view of
@@ -221,8 +228,8 @@ void check_mask(const char* op, const Tensor& x, const Tensor& mask) {
 struct Advanced {
     std::vector<Index> basic;  // the list with every tensor entry replaced by whole-axis Ranges
     size_t first = 0, axes = 0;
-    Tensor front;              // x.index(basic) with axes [first, first + axes) moved to the front
-    std::vector<int> order;    // front = x.index(basic).permute(order)
+    Tensor front;            // x.index(basic) with axes [first, first + axes) moved to the front
+    std::vector<int> order;  // front = x.index(basic).permute(order)
     Tensor lin;
 };
 
@@ -239,19 +246,22 @@ Advanced advanced(const char* op, const Tensor& x, const std::vector<Index>& ind
         ts.push_back(Tensor(indices[j].tensor));
     }
     if (last - first + 1 != count)
-        unsupported(op, "tensor entries that are not consecutive (entries " + std::to_string(first) + " to " +
-                            std::to_string(last) + " hold " + std::to_string(count) + " tensors)");
+        unsupported(op,
+                    "tensor entries that are not consecutive (entries " + std::to_string(first) + " to " +
+                        std::to_string(last) + " hold " + std::to_string(count) + " tensors)");
     bool mask = false;
     for (const Tensor& t : ts) mask = mask || t.dtype() == DType::bool_;
     if (mask && count != 1) unsupported(op, "a bool mask together with other tensor entries");
     for (size_t j = 0; j < indices.size(); ++j)
         if (!indices[j].is_tensor && !indices[j].is_range)
-            unsupported(op, "the integer position " + std::to_string(indices[j].position) + " at entry " + std::to_string(j) +
-                                " together with tensor entries (use a Range of length 1, or a tensor)");
+            unsupported(op,
+                        "the integer position " + std::to_string(indices[j].position) + " at entry " +
+                            std::to_string(j) + " together with tensor entries (use a Range of length 1, or a tensor)");
     size_t k = mask ? ts[0].dim() : count;
     if (indices.size() - count + k > x.dim())
-        invalid(op, "indices for " + std::to_string(indices.size() - count + k) + " axes given for a tensor of shape " +
-                        shape_str(x.shape()));
+        invalid(op,
+                "indices for " + std::to_string(indices.size() - count + k) + " axes given for a tensor of shape " +
+                    shape_str(x.shape()));
     for (size_t j = 0; j < indices.size(); ++j) {
         if (j == first)
             for (size_t q = 0; q < k; ++q) a.basic.push_back(Range());
@@ -304,12 +314,14 @@ int64_t gather_axis(const char* op, const Tensor& x, int dim, const Tensor& inde
     check_same_device(op, x, index, "index");
     int64_t d = norm_axis(op, dim, x.shape());
     if (index.dim() != x.dim())
-        invalid(op, "index " + shape_str(index.shape()) + " and the tensor " + shape_str(x.shape()) +
-                        " must have the same number of dimensions");
+        invalid(op,
+                "index " + shape_str(index.shape()) + " and the tensor " + shape_str(x.shape()) +
+                    " must have the same number of dimensions");
     for (size_t a = 0; a < x.dim(); ++a)
         if (int64_t(a) != d && index.shape()[a] > x.shape()[a])
-            invalid(op, "index " + shape_str(index.shape()) + " is larger than the tensor " + shape_str(x.shape()) +
-                            " at axis " + std::to_string(a) + " (only axis " + std::to_string(d) + " may differ)");
+            invalid(op,
+                    "index " + shape_str(index.shape()) + " is larger than the tensor " + shape_str(x.shape()) +
+                        " at axis " + std::to_string(a) + " (only axis " + std::to_string(d) + " may differ)");
     return d;
 }
 
@@ -328,19 +340,21 @@ Tensor scatter_impl(const char* op, const Tensor& x, int dim, const Tensor& inde
     node_of(src, op);
     check_same_device(op, x, src, "src");
     if (src.dim() != x.dim())
-        invalid(op, "src " + shape_str(src.shape()) + " and the tensor " + shape_str(x.shape()) +
-                        " must have the same number of dimensions");
+        invalid(op,
+                "src " + shape_str(src.shape()) + " and the tensor " + shape_str(x.shape()) +
+                    " must have the same number of dimensions");
     for (size_t a = 0; a < x.dim(); ++a)
         if (index.shape()[a] > src.shape()[a])
-            invalid(op, "index " + shape_str(index.shape()) + " is larger than src " + shape_str(src.shape()) + " at axis " +
-                            std::to_string(a));
+            invalid(op,
+                    "index " + shape_str(index.shape()) + " is larger than src " + shape_str(src.shape()) +
+                        " at axis " + std::to_string(a));
     return named(op, [&] {
         const Shape& is = index.shape();
         int64_t n = x.size(int(d)), r = int64_t(x.dim());
         Tensor s = shrink_to(src, is, -1).cast(x.dtype());
-        Tensor hot = one_hot(index, n);                                         // [I…, n]
-        Tensor add = where(hot, s.unsqueeze(-1), zero_of(s)).sum(int(d));       // [I without d…, n]
-        add = move_axis(add.cast(x.dtype()), r - 1, d);                         // I with I[d] = n
+        Tensor hot = one_hot(index, n);                                    // [I…, n]
+        Tensor add = where(hot, s.unsqueeze(-1), zero_of(s)).sum(int(d));  // [I without d…, n]
+        add = move_axis(add.cast(x.dtype()), r - 1, d);                    // I with I[d] = n
         Tensor hit;
         if (mode == Scatter::replace) hit = move_axis(hot.cast(DType::i32).sum(int(d)) > 0, r - 1, d);
         for (int64_t a = 0; a < r; ++a) {
@@ -396,7 +410,8 @@ Tensor& Tensor::operator*=(Scalar y) { return mul_(y); }
 Tensor& Tensor::operator/=(Scalar y) { return div_(y); }
 
 Tensor& Tensor::add_(const Tensor& y, Scalar alpha) {
-    return inplace(*this, "add_", [&] { return add(alpha.as_double() == 1 && alpha.kind() != Scalar::Kind::float_ ? y : y * alpha); });
+    return inplace(*this, "add_",
+                   [&] { return add(alpha.as_double() == 1 && alpha.kind() != Scalar::Kind::float_ ? y : y * alpha); });
 }
 Tensor& Tensor::add_(Scalar y, Scalar alpha) {
     if (alpha.kind() == Scalar::Kind::float_ || y.kind() == Scalar::Kind::float_)
@@ -404,17 +419,26 @@ Tensor& Tensor::add_(Scalar y, Scalar alpha) {
     return inplace(*this, "add_", [&] { return add(Scalar(y.as_int() * alpha.as_int())); });
 }
 Tensor& Tensor::sub_(const Tensor& y, Scalar alpha) {
-    return inplace(*this, "sub_", [&] { return sub(alpha.as_double() == 1 && alpha.kind() != Scalar::Kind::float_ ? y : y * alpha); });
+    return inplace(*this, "sub_",
+                   [&] { return sub(alpha.as_double() == 1 && alpha.kind() != Scalar::Kind::float_ ? y : y * alpha); });
 }
 Tensor& Tensor::sub_(Scalar y, Scalar alpha) {
     if (alpha.kind() == Scalar::Kind::float_ || y.kind() == Scalar::Kind::float_)
         return inplace(*this, "sub_", [&] { return sub(Scalar(y.as_double() * alpha.as_double())); });
     return inplace(*this, "sub_", [&] { return sub(Scalar(y.as_int() * alpha.as_int())); });
 }
-Tensor& Tensor::mul_(const Tensor& y) { return inplace(*this, "mul_", [&] { return mul(y); }); }
-Tensor& Tensor::mul_(Scalar y) { return inplace(*this, "mul_", [&] { return mul(y); }); }
-Tensor& Tensor::div_(const Tensor& y) { return inplace(*this, "div_", [&] { return div(y); }); }
-Tensor& Tensor::div_(Scalar y) { return inplace(*this, "div_", [&] { return div(y); }); }
+Tensor& Tensor::mul_(const Tensor& y) {
+    return inplace(*this, "mul_", [&] { return mul(y); });
+}
+Tensor& Tensor::mul_(Scalar y) {
+    return inplace(*this, "mul_", [&] { return mul(y); });
+}
+Tensor& Tensor::div_(const Tensor& y) {
+    return inplace(*this, "div_", [&] { return div(y); });
+}
+Tensor& Tensor::div_(Scalar y) {
+    return inplace(*this, "div_", [&] { return div(y); });
+}
 
 // ---- masked_fill, copy_, fill_ ---------------------------------------------------------------------
 
@@ -424,8 +448,7 @@ Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
     const NodePtr& v = node_of(value, "masked_fill");
     if (m->dtype != DType::bool_)
         invalid("masked_fill", "the mask must be bool, got " + dname(m->dtype) + " " + shape_str(m->shape));
-    if (!v->shape.empty())
-        invalid("masked_fill", "the value must be a 0-d tensor, got shape " + shape_str(v->shape));
+    if (!v->shape.empty()) invalid("masked_fill", "the value must be a 0-d tensor, got shape " + shape_str(v->shape));
     check_same_device("masked_fill", *this, mask, "the mask");
     check_same_device("masked_fill", *this, value, "the value");
     broadcast_shapes("masked_fill", x->shape, m->shape);
@@ -446,7 +469,8 @@ Tensor& Tensor::copy_(const Tensor& src) {
     const NodePtr& s = node_of(src, "copy_");
     const Shape xs = shape();
     if (!broadcasts_to(s->shape, xs))
-        invalid("copy_", "src of shape " + shape_str(s->shape) + " does not broadcast to the tensor's shape " + shape_str(xs));
+        invalid("copy_",
+                "src of shape " + shape_str(s->shape) + " does not broadcast to the tensor's shape " + shape_str(xs));
     DType t = dtype();
     Device dev = device();
     return inplace(*this, "copy_", [&] { return src.to(dev).cast(t).expand(xs); });
@@ -479,7 +503,8 @@ namespace {
 
 // index_put with ranges and integers only: values (already checked to broadcast) placed over the
 // selected region by pads, then a where.
-Tensor basic_put(const char* op, const Tensor& x, const std::vector<Index>& indices, const Tensor& values, bool accumulate) {
+Tensor basic_put(const char* op, const Tensor& x, const std::vector<Index>& indices, const Tensor& values,
+                 bool accumulate) {
     Tensor region = x.index(indices);
     const Shape& rs = region.shape();
     check_values(op, rs, values.shape(), x.shape());
@@ -563,16 +588,19 @@ Tensor Tensor::scatter_add(int dim, const Tensor& index, const Tensor& src) cons
     return scatter_impl("scatter_add", *this, dim, index, src, Scatter::add);
 }
 Tensor& Tensor::scatter_(int dim, const Tensor& index, const Tensor& src) {
-    return inplace(*this, "scatter_", [&] { return scatter_impl("scatter_", *this, dim, index, src, Scatter::replace); });
+    return inplace(*this, "scatter_",
+                   [&] { return scatter_impl("scatter_", *this, dim, index, src, Scatter::replace); });
 }
 Tensor& Tensor::scatter_(int dim, const Tensor& index, Scalar value) {
     const NodePtr& x = node_of(*this, "scatter_");
     const NodePtr& i = node_of(index, "scatter_");
     Tensor src = full(i->shape, value, x->dtype, x->device);
-    return inplace(*this, "scatter_", [&] { return scatter_impl("scatter_", *this, dim, index, src, Scatter::replace); });
+    return inplace(*this, "scatter_",
+                   [&] { return scatter_impl("scatter_", *this, dim, index, src, Scatter::replace); });
 }
 Tensor& Tensor::scatter_add_(int dim, const Tensor& index, const Tensor& src) {
-    return inplace(*this, "scatter_add_", [&] { return scatter_impl("scatter_add_", *this, dim, index, src, Scatter::add); });
+    return inplace(*this, "scatter_add_",
+                   [&] { return scatter_impl("scatter_add_", *this, dim, index, src, Scatter::add); });
 }
 
 Tensor Tensor::index_select(int dim, const Tensor& index) const {
@@ -580,8 +608,7 @@ Tensor Tensor::index_select(int dim, const Tensor& index) const {
     const NodePtr& i = node_of(index, "index_select");
     check_index_dtype("index_select", "index", index);
     check_same_device("index_select", *this, index, "index");
-    if (i->shape.size() > 1)
-        invalid("index_select", "index must be 1-D or 0-d, got shape " + shape_str(i->shape));
+    if (i->shape.size() > 1) invalid("index_select", "index must be 1-D or 0-d, got shape " + shape_str(i->shape));
     if (x->shape.empty()) {  // a 0-d tensor (dim 0 or -1): its one element at position 0
         dim_axes("index_select", {dim}, x->shape);
         return named("index_select", [&] { return reshape({1}).index_select(0, index); });
@@ -604,16 +631,17 @@ Tensor Tensor::take_along_dim(const Tensor& indices, std::optional<int> dim) con
     check_same_device("take_along_dim", *this, indices, "indices");
     if (!dim) return named("take_along_dim", [&] { return flatten().gather(0, indices.flatten()); });
     if (i->shape.size() != x->shape.size())
-        invalid("take_along_dim", "indices " + shape_str(i->shape) + " and the tensor " + shape_str(x->shape) +
-                                      " must have the same number of dimensions");
+        invalid("take_along_dim",
+                "indices " + shape_str(i->shape) + " and the tensor " + shape_str(x->shape) +
+                    " must have the same number of dimensions");
     int64_t d = norm_axis("take_along_dim", *dim, x->shape);
     Shape xs = x->shape, is = i->shape;
     for (size_t a = 0; a < xs.size(); ++a) {
         if (int64_t(a) == d) continue;
         if (xs[a] != is[a] && xs[a] != 1 && is[a] != 1)
-            invalid("take_along_dim", "indices " + shape_str(is) + " and the tensor " + shape_str(xs) +
-                                          " do not broadcast at axis " + std::to_string(a) + " (" + std::to_string(is[a]) +
-                                          " vs " + std::to_string(xs[a]) + ")");
+            invalid("take_along_dim",
+                    "indices " + shape_str(is) + " and the tensor " + shape_str(xs) + " do not broadcast at axis " +
+                        std::to_string(a) + " (" + std::to_string(is[a]) + " vs " + std::to_string(xs[a]) + ")");
         xs[a] = is[a] = std::max(xs[a], is[a]);
         if (x->shape[a] == 0 || i->shape[a] == 0) xs[a] = is[a] = 0;
     }

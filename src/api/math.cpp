@@ -184,8 +184,7 @@ Tensor Tensor::atanh() const {
 // with_slope below.
 namespace {
 constexpr double kTanPi8 = 0.41421356237309505, kTan3Pi8 = 2.4142135623730951;
-constexpr double kAtanQ32[] = {-0.333333343, 0.199999779,  -0.142841503,
-                               0.110713616,  -0.0862465203, 0.0504807606};
+constexpr double kAtanQ32[] = {-0.333333343, 0.199999779, -0.142841503, 0.110713616, -0.0862465203, 0.0504807606};
 constexpr double kAtanQ64[] = {-0.33333333333333331,  0.19999999999999804,   -0.14285714285659812,
                                0.11111111105153937,   -0.090909087534257429, 0.076922963728598082,
                                -0.066664248467217385, 0.058789285492297193,  -0.052304509666811966,
@@ -351,8 +350,11 @@ Tensor atan2(const Tensor& y, const Tensor& x) {
     return composite("atan2", [&] {
         Tensor p = wrap(cast_to(a, wt)), q = wrap(cast_to(b, wt));
         auto r2 = [&] { return p * p + q * q; };
-        Tensor v = with_closed_form(p, [&] { return atan2_of(p, q, wt); }, [&] { return q / r2(); });
-        return with_closed_form(q, [&] { return v; }, [&] { return -p / r2(); }).cast(out);
+        Tensor v = with_closed_form(
+            p, [&] { return atan2_of(p, q, wt); }, [&] { return q / r2(); });
+        return with_closed_form(
+                   q, [&] { return v; }, [&] { return -p / r2(); })
+            .cast(out);
     });
 }
 Tensor atan2(const Tensor& y, Scalar x) { return atan2(y, number_next_to(x, y, "atan2")); }
@@ -467,7 +469,8 @@ Tensor outer(const Tensor& x, const Tensor& y) {
 Tensor diag(const Tensor& x, int64_t diagonal) {
     const NodePtr& n = node_of(x, "diag");
     if (n->shape.size() == 2)
-        unsupported("diag", "the diagonal of a matrix (2-D → 1-D) is not implemented, got shape " + shape_str(n->shape));
+        unsupported("diag",
+                    "the diagonal of a matrix (2-D → 1-D) is not implemented, got shape " + shape_str(n->shape));
     if (n->shape.size() != 1) invalid("diag", "needs a 1-D tensor, got shape " + shape_str(n->shape));
     if (diagonal == INT64_MIN) invalid("diag", "diagonal " + std::to_string(diagonal) + " is out of range");
     int64_t len = n->shape[0], k = diagonal < 0 ? -diagonal : diagonal;

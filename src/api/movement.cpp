@@ -18,15 +18,16 @@ NodePtr slice_node(const char* op, const NodePtr& x, int64_t axis, int64_t begin
     int64_t n = x->shape[size_t(axis)];
     const Shape& named = shown ? *shown : x->shape;
     if (step < 1)
-        invalid(op, "step " + std::to_string(step) + " for axis " + std::to_string(axis) + " of shape " +
-                        shape_str(named) + " (steps must be >= 1; use flip to reverse)");
+        invalid(op,
+                "step " + std::to_string(step) + " for axis " + std::to_string(axis) + " of shape " + shape_str(named) +
+                    " (steps must be >= 1; use flip to reverse)");
     auto fix = [&](int64_t p, const char* what) {
         if (p == Range::kEnd) return n;
         int64_t q = p < 0 ? p + n : p;
         if (q < 0 || q > n)
-            invalid(op, std::string(what) + " " + std::to_string(p) + " out of bounds for axis " +
-                            std::to_string(axis) + " of size " + std::to_string(n) + " in shape " +
-                            shape_str(named));
+            invalid(op,
+                    std::string(what) + " " + std::to_string(p) + " out of bounds for axis " + std::to_string(axis) +
+                        " of size " + std::to_string(n) + " in shape " + shape_str(named));
         return q;
     };
     int64_t b = fix(begin, "begin"), e = fix(end, "end");
@@ -62,15 +63,16 @@ Tensor Tensor::reshape(const Shape& shape) const {
     }
     if (infer >= 0) {
         if (known == 0 || x->numel() % known != 0)
-            invalid("reshape", "cannot infer the -1 in " + shape_str(shape) + " for shape " + shape_str(x->shape) +
-                                   " (" + std::to_string(x->numel()) + " elements)");
+            invalid("reshape",
+                    "cannot infer the -1 in " + shape_str(shape) + " for shape " + shape_str(x->shape) + " (" +
+                        std::to_string(x->numel()) + " elements)");
         s[size_t(infer)] = x->numel() / known;
     }
     check_shape("reshape", s, x->dtype);
     if (graph::shape_numel(s) != x->numel())
-        invalid("reshape", "cannot reshape " + shape_str(x->shape) + " (" + std::to_string(x->numel()) +
-                               " elements) to " + shape_str(shape) + " (" + std::to_string(graph::shape_numel(s)) +
-                               " elements)");
+        invalid("reshape",
+                "cannot reshape " + shape_str(x->shape) + " (" + std::to_string(x->numel()) + " elements) to " +
+                    shape_str(shape) + " (" + std::to_string(graph::shape_numel(s)) + " elements)");
     return wrap(reshape_node(x, s));
 }
 
@@ -79,8 +81,9 @@ Tensor Tensor::flatten(int start_axis, int end_axis) const {
     if (x->shape.empty()) return reshape({1});
     int64_t a = norm_axis("flatten", start_axis, x->shape), b = norm_axis("flatten", end_axis, x->shape);
     if (a > b)
-        invalid("flatten", "start axis " + std::to_string(start_axis) + " after end axis " + std::to_string(end_axis) +
-                               " for shape " + shape_str(x->shape));
+        invalid("flatten",
+                "start axis " + std::to_string(start_axis) + " after end axis " + std::to_string(end_axis) +
+                    " for shape " + shape_str(x->shape));
     Shape s(x->shape.begin(), x->shape.begin() + a);
     int64_t m = 1;
     for (int64_t d = a; d <= b; ++d) m *= x->shape[size_t(d)];
@@ -133,13 +136,15 @@ Tensor Tensor::expand(const Shape& shape) const {
     for (size_t d = 0; d < s.size(); ++d) {
         int64_t have = d < lead ? 1 : x->shape[d - lead];
         if (s[d] == -1) {
-            if (d < lead) invalid("expand", "-1 for the new leading axis " + std::to_string(d) + " in " + shape_str(shape));
+            if (d < lead)
+                invalid("expand", "-1 for the new leading axis " + std::to_string(d) + " in " + shape_str(shape));
             s[d] = have;
         } else if (s[d] < 0) {
             invalid("expand", "negative size in " + shape_str(shape));
         } else if (have != s[d] && have != 1) {
-            invalid("expand", "cannot expand " + shape_str(x->shape) + " to " + shape_str(shape) + " (axis " +
-                                  std::to_string(d) + ": " + std::to_string(have) + " is not 1)");
+            invalid("expand",
+                    "cannot expand " + shape_str(x->shape) + " to " + shape_str(shape) + " (axis " + std::to_string(d) +
+                        ": " + std::to_string(have) + " is not 1)");
         }
     }
     check_shape("expand", s, x->dtype);
@@ -156,15 +161,28 @@ Tensor Tensor::pad(const std::vector<std::pair<int64_t, int64_t>>& before_after,
     for (size_t d = 0; d < before_after.size(); ++d) {
         auto [b, a] = before_after[d];
         std::string what = "pad (" + std::to_string(b) + ", " + std::to_string(a) + ") of axis " + std::to_string(d) +
-                           " of shape " + shape_str(x->shape);
+            " of shape " + shape_str(x->shape);
         if (b == INT64_MIN || a == INT64_MIN) invalid("pad", what + " crops more than any axis holds");
-        if (b < 0) { lo[d] = -b; crop = true; } else if (b > 0) { before[d] = b; grow = true; }
-        if (a < 0) { hi[d] = x->shape[d] + a; crop = true; } else if (a > 0) { after[d] = a; grow = true; }
+        if (b < 0) {
+            lo[d] = -b;
+            crop = true;
+        } else if (b > 0) {
+            before[d] = b;
+            grow = true;
+        }
+        if (a < 0) {
+            hi[d] = x->shape[d] + a;
+            crop = true;
+        } else if (a > 0) {
+            after[d] = a;
+            grow = true;
+        }
         // The padded size, checked for overflow (sizes before the crop: the crop only lowers it).
         add_sizes("pad", add_sizes("pad", x->shape[d], before[d], what), after[d], what);
         if (lo[d] > hi[d])
-            invalid("pad", "cropping (" + std::to_string(b) + ", " + std::to_string(a) + ") removes more than axis " +
-                               std::to_string(d) + " of shape " + shape_str(x->shape) + " holds");
+            invalid("pad",
+                    "cropping (" + std::to_string(b) + ", " + std::to_string(a) + ") removes more than axis " +
+                        std::to_string(d) + " of shape " + shape_str(x->shape) + " holds");
     }
     Shape out = x->shape;
     for (size_t d = 0; d < r; ++d) out[d] = hi[d] - lo[d] + before[d] + after[d];
@@ -203,9 +221,9 @@ Tensor Tensor::index(const std::vector<Index>& indices) const {
         } else {
             int64_t p = ix.position < 0 ? ix.position + size : ix.position;
             if (p < 0 || p >= size)
-                invalid("index", "position " + std::to_string(ix.position) + " out of range for axis " +
-                                     std::to_string(d) + " of size " + std::to_string(size) + " in shape " +
-                                     shape_str(x->shape));
+                invalid("index",
+                        "position " + std::to_string(ix.position) + " out of range for axis " + std::to_string(d) +
+                            " of size " + std::to_string(size) + " in shape " + shape_str(x->shape));
             n = slice_node("index", n, int64_t(d), p, p + 1, 1);
         }
     }
@@ -254,8 +272,9 @@ Tensor Tensor::unsqueeze(int axis) const {
 Tensor Tensor::repeat(const Shape& repeats) const {
     NodePtr x = node_of(*this, "repeat");
     if (repeats.size() < x->shape.size())
-        invalid("repeat", std::to_string(repeats.size()) + " repeat counts for shape " + shape_str(x->shape) +
-                              " (need at least one per axis)");
+        invalid("repeat",
+                std::to_string(repeats.size()) + " repeat counts for shape " + shape_str(x->shape) +
+                    " (need at least one per axis)");
     for (int64_t r : repeats)
         if (r < 0) invalid("repeat", "negative count in " + shape_str(repeats));
     Shape base(repeats.size() - x->shape.size(), 1);
@@ -265,9 +284,9 @@ Tensor Tensor::repeat(const Shape& repeats) const {
     for (size_t d = 0; d < base.size(); ++d) {
         spread.insert(spread.end(), {1, base[d]});
         grown.insert(grown.end(), {repeats[d], base[d]});
-        merged.push_back(mul_sizes("repeat", repeats[d], base[d],
-                                   "repeats " + shape_str(repeats) + " of shape " + shape_str(x->shape) + ", axis " +
-                                       std::to_string(d)));
+        merged.push_back(mul_sizes(
+            "repeat", repeats[d], base[d],
+            "repeats " + shape_str(repeats) + " of shape " + shape_str(x->shape) + ", axis " + std::to_string(d)));
     }
     check_shape("repeat", merged, x->dtype);
     NodePtr n = graph::make_expand(reshape_node(x, spread), grown);
@@ -296,9 +315,10 @@ std::vector<Tensor> Tensor::split(const std::vector<int64_t>& sizes, int axis) c
         total = add_sizes("split", total, s, "piece sizes " + shape_str(sizes));
     }
     if (total != x->shape[size_t(a)])
-        invalid("split", "piece sizes " + shape_str(sizes) + " add up to " + std::to_string(total) + ", axis " +
-                             std::to_string(axis) + " of shape " + shape_str(x->shape) + " has " +
-                             std::to_string(x->shape[size_t(a)]));
+        invalid("split",
+                "piece sizes " + shape_str(sizes) + " add up to " + std::to_string(total) + ", axis " +
+                    std::to_string(axis) + " of shape " + shape_str(x->shape) + " has " +
+                    std::to_string(x->shape[size_t(a)]));
     std::vector<Tensor> out;
     int64_t b = 0;
     for (int64_t s : sizes) {
@@ -321,7 +341,9 @@ Tensor cat(const std::vector<Tensor>& tensors, int axis) {
     NodePtr first = node_of(tensors[0], "cat");
     for (size_t i = 0; i < tensors.size(); ++i)
         if (node_of(tensors[i], "cat")->shape.empty())
-            invalid("cat", "tensor " + std::to_string(i) + " is 0-d: a 0-d tensor has no axis to join along (unsqueeze it, or use stack)");
+            invalid("cat",
+                    "tensor " + std::to_string(i) +
+                        " is 0-d: a 0-d tensor has no axis to join along (unsqueeze it, or use stack)");
     int64_t a = norm_axis("cat", axis, first->shape);
     DType t = first->dtype;
     int64_t total = 0;
@@ -331,8 +353,9 @@ Tensor cat(const std::vector<Tensor>& tensors, int axis) {
         bool ok = x->shape.size() == first->shape.size();
         for (size_t d = 0; ok && d < x->shape.size(); ++d) ok = d == size_t(a) || x->shape[d] == first->shape[d];
         if (!ok)
-            invalid("cat", "tensor " + std::to_string(i) + " has shape " + shape_str(x->shape) + ", tensor 0 has " +
-                               shape_str(first->shape) + " (only axis " + std::to_string(a) + " may differ)");
+            invalid("cat",
+                    "tensor " + std::to_string(i) + " has shape " + shape_str(x->shape) + ", tensor 0 has " +
+                        shape_str(first->shape) + " (only axis " + std::to_string(a) + " may differ)");
         t = promote(t, x->dtype);
         total = add_sizes("cat", total, x->shape[size_t(a)], "the joined length of axis " + std::to_string(a));
     }
@@ -373,8 +396,9 @@ Tensor stack(const std::vector<Tensor>& tensors, int axis) {
     for (size_t i = 0; i < tensors.size(); ++i) {
         NodePtr x = node_of(tensors[i], "stack");
         if (x->shape != first->shape)
-            invalid("stack", "tensor " + std::to_string(i) + " has shape " + shape_str(x->shape) + ", tensor 0 has " +
-                                 shape_str(first->shape) + " (all must be equal)");
+            invalid("stack",
+                    "tensor " + std::to_string(i) + " has shape " + shape_str(x->shape) + ", tensor 0 has " +
+                        shape_str(first->shape) + " (all must be equal)");
         same_device("stack", first, x);
         parts.push_back(tensors[i].unsqueeze(int(a)));
     }

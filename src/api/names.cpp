@@ -22,8 +22,9 @@ Tensor number_as_tensor(Scalar s, const Tensor& like, const char* op) {
 // Bitwise ops and shifts take integer (and bool for bitwise) numbers only.
 void integral_number(Scalar s, const Tensor& other, const char* op) {
     if (s.kind() == Scalar::Kind::float_)
-        invalid(op, "needs integer operands, got number " + s.str() + " with " + dname(other.dtype()) + " " +
-                        shape_str(other.shape()));
+        invalid(op,
+                "needs integer operands, got number " + s.str() + " with " + dname(other.dtype()) + " " +
+                    shape_str(other.shape()));
 }
 
 // PyTorch's div(rounding_mode="floor") of two tensors of the float dtype t, computed from fmod
@@ -57,8 +58,9 @@ Tensor floor_div(const Tensor& x, const Tensor& y) {
     broadcast_shapes(op, a->shape, b->shape);
     DType t = promote(a->dtype, b->dtype);
     if (t == DType::bool_)
-        invalid(op, "not defined on bool operands (got " + dname(a->dtype) + " " + shape_str(a->shape) + " and " +
-                        dname(b->dtype) + " " + shape_str(b->shape) + ")");
+        invalid(op,
+                "not defined on bool operands (got " + dname(a->dtype) + " " + shape_str(a->shape) + " and " +
+                    dname(b->dtype) + " " + shape_str(b->shape) + ")");
     NoGradGuard no_grad;  // piecewise constant: no gradient, as comparisons
     return composite(op, [&] {
         Tensor p = x.cast(t), q = y.cast(t);

@@ -21,15 +21,17 @@ NodePtr matmul_node(const NodePtr& x, const NodePtr& y, DType t) {
     try {
         batch = broadcast_shapes("matmul", bx, by);
     } catch (const Error&) {  // name the operands, not only their batch parts
-        invalid("matmul", "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) +
-                              ": the batch axes " + shape_str(bx) + " and " + shape_str(by) + " do not broadcast");
+        invalid("matmul",
+                "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + ": the batch axes " + shape_str(bx) +
+                    " and " + shape_str(by) + " do not broadcast");
     }
     Shape full = batch;
     full.insert(full.end(), {M, N, K});
     // The kernel's index space [batch.., M, N, K] must fit in 64 bits (as every tensor's).
     if (!graph::shape_fits(full, t))
-        invalid("matmul", "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + ": the product's index space " +
-                              shape_str(full) + " has more elements than fit in 64 bits");
+        invalid("matmul",
+                "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + ": the product's index space " +
+                    shape_str(full) + " has more elements than fit in 64 bits");
     Shape xs = bx;
     xs.insert(xs.end(), {M, 1, K});
     NodePtr xe = expand_to(reshape_node(cast_to(x, t), xs), full);
@@ -75,16 +77,18 @@ NodePtr windows(const char* op, const NodePtr& x, Size2d k, Size2d stride, Size2
                 uint64_t pad_bits) {
     if (k.h < 1 || k.w < 1 || stride.h < 1 || stride.w < 1 || padding.h < 0 || padding.w < 0 || dilation.h < 1 ||
         dilation.w < 1)
-        invalid(op, "kernel " + size2d_str(k) + ", stride " + size2d_str(stride) + ", padding " + size2d_str(padding) +
-                        ", dilation " + size2d_str(dilation) + " (kernel, stride, dilation >= 1, padding >= 0)");
+        invalid(op,
+                "kernel " + size2d_str(k) + ", stride " + size2d_str(stride) + ", padding " + size2d_str(padding) +
+                    ", dilation " + size2d_str(dilation) + " (kernel, stride, dilation >= 1, padding >= 0)");
     std::string what = "padding " + size2d_str(padding) + " of input " + shape_str(x->shape);
     int64_t ph = add_sizes(op, add_sizes(op, x->shape[2], padding.h, what), padding.h, what);
     int64_t pw = add_sizes(op, add_sizes(op, x->shape[3], padding.w, what), padding.w, what);
     // The window spans dilation·(k − 1) + 1 positions; compared without overflow.
     if (ph == 0 || pw == 0 || k.h - 1 > (ph - 1) / dilation.h || k.w - 1 > (pw - 1) / dilation.w)
-        invalid(op, "kernel " + size2d_str(k) + " (dilation " + size2d_str(dilation) + ") is larger than the input " +
-                        shape_str(x->shape) + " padded by " + size2d_str(padding) + " ([" + std::to_string(ph) + "," +
-                        std::to_string(pw) + "])");
+        invalid(op,
+                "kernel " + size2d_str(k) + " (dilation " + size2d_str(dilation) + ") is larger than the input " +
+                    shape_str(x->shape) + " padded by " + size2d_str(padding) + " ([" + std::to_string(ph) + "," +
+                    std::to_string(pw) + "])");
     check_shape(op, {x->shape[0], x->shape[1], ph, pw}, x->dtype);
     NodePtr p = x;
     if (padding.h > 0 || padding.w > 0)
@@ -108,15 +112,17 @@ Tensor Tensor::matmul(const Tensor& other) const {
         invalid("matmul", "0-d operand (shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + ")");
     DType t = promote(x->dtype, y->dtype);
     if (t == DType::bool_)
-        invalid("matmul", "not defined on bool tensors (got " + dname(x->dtype) + " " + shape_str(x->shape) + " and " +
-                              dname(y->dtype) + " " + shape_str(y->shape) + ")");
+        invalid("matmul",
+                "not defined on bool tensors (got " + dname(x->dtype) + " " + shape_str(x->shape) + " and " +
+                    dname(y->dtype) + " " + shape_str(y->shape) + ")");
     bool x_vec = x->shape.size() == 1, y_vec = y->shape.size() == 1;
     NodePtr xm = x_vec ? graph::make_reshape(x, {1, x->shape[0]}) : x;
     NodePtr ym = y_vec ? graph::make_reshape(y, {y->shape[0], 1}) : y;
     int64_t kx = xm->shape.back(), ky = ym->shape[ym->shape.size() - 2];
     if (kx != ky)
-        invalid("matmul", "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + " do not match (" +
-                              std::to_string(kx) + " vs " + std::to_string(ky) + ")");
+        invalid("matmul",
+                "shapes " + shape_str(x->shape) + " and " + shape_str(y->shape) + " do not match (" +
+                    std::to_string(kx) + " vs " + std::to_string(ky) + ")");
     NodePtr r = matmul_node(xm, ym, t);
     Shape s = r->shape;  // [batch.., M, N]: drop the axes added for 1-D operands
     if (y_vec) s.erase(s.end() - 1);
@@ -127,8 +133,8 @@ Tensor Tensor::matmul(const Tensor& other) const {
 Tensor Tensor::dot(const Tensor& other) const {
     NodePtr x = node_of(*this, "dot"), y = node_of(other, "dot");
     if (x->shape.size() != 1 || y->shape.size() != 1 || x->shape[0] != y->shape[0])
-        invalid("dot", "needs two 1-D tensors of equal length, got " + shape_str(x->shape) + " and " +
-                           shape_str(y->shape));
+        invalid("dot",
+                "needs two 1-D tensors of equal length, got " + shape_str(x->shape) + " and " + shape_str(y->shape));
     return composite("dot", [&] { return matmul(other); });
 }
 
@@ -145,18 +151,21 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Con
     int64_t N = x->shape[0], C = x->shape[1], O = w->shape[0], Cg = w->shape[1], kh = w->shape[2], kw = w->shape[3];
     int64_t G = o.groups;
     if (G < 1 || C % G != 0 || O % G != 0 || Cg * G != C)
-        invalid("conv2d", "input " + shape_str(x->shape) + " and weight " + shape_str(w->shape) + " with groups " +
-                              std::to_string(G) + " (need C_in = weight[1] · groups and C_out divisible by groups)");
+        invalid("conv2d",
+                "input " + shape_str(x->shape) + " and weight " + shape_str(w->shape) + " with groups " +
+                    std::to_string(G) + " (need C_in = weight[1] · groups and C_out divisible by groups)");
     DType t = promote(x->dtype, w->dtype);
     if (t == DType::bool_)
-        invalid("conv2d", "not defined on bool tensors (input " + dname(x->dtype) + " " + shape_str(x->shape) +
-                              ", weight " + dname(w->dtype) + " " + shape_str(w->shape) + ")");
+        invalid("conv2d",
+                "not defined on bool tensors (input " + dname(x->dtype) + " " + shape_str(x->shape) + ", weight " +
+                    dname(w->dtype) + " " + shape_str(w->shape) + ")");
     NodePtr win = windows("conv2d", cast_to(x, t), {kh, kw}, o.stride, o.padding, o.dilation, 0);  // [N,C,OH,OW,kh,kw]
     int64_t OH = win->shape[2], OW = win->shape[3], Og = O / G;
     Shape full = {N, G, Og, OH, OW, Cg, kh, kw};
     if (!graph::shape_fits(full, t))
-        invalid("conv2d", "input " + shape_str(x->shape) + " and weight " + shape_str(w->shape) +
-                              ": the index space " + shape_str(full) + " has more elements than fit in 64 bits");
+        invalid("conv2d",
+                "input " + shape_str(x->shape) + " and weight " + shape_str(w->shape) + ": the index space " +
+                    shape_str(full) + " has more elements than fit in 64 bits");
     // input  [N, G, Cg, OH, OW, kh, kw] → [N, G, 1, OH, OW, Cg, kh, kw] → expand over Og
     NodePtr xi = graph::make_reshape(win, {N, G, Cg, OH, OW, kh, kw});
     xi = graph::make_permute(xi, {0, 1, 3, 4, 2, 5, 6});
@@ -168,7 +177,8 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Con
     if (bias.defined()) {
         NodePtr b = node_of(bias, "conv2d");
         same_device("conv2d", x, b);
-        if (b->shape != Shape{O}) invalid("conv2d", "bias must be [" + std::to_string(O) + "], got " + shape_str(b->shape));
+        if (b->shape != Shape{O})
+            invalid("conv2d", "bias must be [" + std::to_string(O) + "], got " + shape_str(b->shape));
         DType tb = promote(t, b->dtype);
         y = bin(Op::add, cast_to(y, tb), expand_to(graph::make_reshape(cast_to(b, tb), {1, O, 1, 1}), y->shape));
     }
@@ -204,14 +214,16 @@ Tensor pool2d(const char* op, const Tensor& input, Size2d k, const Pool2dOptions
     check_pool_padding(op, k, o.padding);
     const Size2d s = pool_stride(k, o.stride), p = o.padding, d = o.dilation;
     if (!max && (d.h != 1 || d.w != 1)) invalid(op, "has no dilation (got " + size2d_str(d) + ")");
-    if (o.divisor_override < 0) invalid(op, "divisor_override " + std::to_string(o.divisor_override) + " must be positive");
+    if (o.divisor_override < 0)
+        invalid(op, "divisor_override " + std::to_string(o.divisor_override) + " must be positive");
     if (!max) x = cast_to(x, float_of(x->dtype));
     // Padding reads the dtype's lowest value for max (-inf for floats; for integers -inf
     // saturates to the minimum by the cast rules, 0 for unsigned; false for bool), 0 for avg.
     const uint64_t pad = !max || x->dtype == DType::bool_ ? 0 : kernel::bits_from_double(x->dtype, -INFINITY);
     NodePtr win = windows(op, x, k, s, p, d, pad);  // checks the arguments, floor-mode windows
     const int64_t H = x->shape[2], W = x->shape[3];
-    const int64_t OH = pooled_size(H, k.h, s.h, p.h, d.h, o.ceil_mode), OW = pooled_size(W, k.w, s.w, p.w, d.w, o.ceil_mode);
+    const int64_t OH = pooled_size(H, k.h, s.h, p.h, d.h, o.ceil_mode),
+                  OW = pooled_size(W, k.w, s.w, p.w, d.w, o.ceil_mode);
     if (OH != win->shape[2] || OW != win->shape[3]) {
         // ceil_mode's extra window: more padding on the right, read as the padding value (avg
         // divisors below never count it).
@@ -264,18 +276,21 @@ Tensor layer_norm(const Tensor& input, const Shape& normalized_shape, const Tens
     NodePtr x = node_of(input, "layer_norm");
     size_t k = normalized_shape.size(), r = x->shape.size();
     if (k == 0 || k > r || !std::equal(normalized_shape.begin(), normalized_shape.end(), x->shape.end() - int64_t(k)))
-        invalid("layer_norm", "normalized shape " + shape_str(normalized_shape) + " is not the trailing part of " +
-                                  shape_str(x->shape));
+        invalid(
+            "layer_norm",
+            "normalized shape " + shape_str(normalized_shape) + " is not the trailing part of " + shape_str(x->shape));
     for (const Tensor* p : {&weight, &bias}) {
         if (!p->defined()) continue;
         const char* what = p == &weight ? "weight" : "bias";
         NodePtr n = node_of(*p, "layer_norm");
         if (n->shape != normalized_shape)
-            invalid("layer_norm", std::string(what) + " must have shape " + shape_str(normalized_shape) + ", got " +
-                                      shape_str(n->shape));
+            invalid(
+                "layer_norm",
+                std::string(what) + " must have shape " + shape_str(normalized_shape) + ", got " + shape_str(n->shape));
         if (!(n->device == x->device))
-            invalid("layer_norm", std::string(what) + " on " + n->device.str() + ", input on " + x->device.str() +
-                                      " (move one with .to())");
+            invalid("layer_norm",
+                    std::string(what) + " on " + n->device.str() + ", input on " + x->device.str() +
+                        " (move one with .to())");
     }
     std::vector<int> axes;
     for (size_t d = r - k; d < r; ++d) axes.push_back(int(d));
@@ -291,15 +306,18 @@ Tensor layer_norm(const Tensor& input, const Shape& normalized_shape, const Tens
 }
 
 // PyTorch's defaults (ignore_index −100, mean over the targets kept): nn_functional.cpp.
-Tensor cross_entropy(const Tensor& logits, const Tensor& target) { return cross_entropy(logits, target, CrossEntropyOptions{}); }
+Tensor cross_entropy(const Tensor& logits, const Tensor& target) {
+    return cross_entropy(logits, target, CrossEntropyOptions{});
+}
 
 Tensor mse_loss(const Tensor& input, const Tensor& target) {
     NodePtr x = node_of(input, "mse_loss"), y = node_of(target, "mse_loss");
     same_device("mse_loss", x, y);
     broadcast_shapes("mse_loss", x->shape, y->shape);  // names mse_loss and both shapes
     if (promote(x->dtype, y->dtype) == DType::bool_)
-        invalid("mse_loss", "not defined on bool tensors (got bool " + shape_str(x->shape) + " and bool " +
-                                shape_str(y->shape) + ")");
+        invalid(
+            "mse_loss",
+            "not defined on bool tensors (got bool " + shape_str(x->shape) + " and bool " + shape_str(y->shape) + ")");
     return composite("mse_loss", [&] { return (input - target).square().mean(); });
 }
 

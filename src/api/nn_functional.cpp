@@ -25,7 +25,9 @@ std::string size2d_text(Size2d s) {
     return out;
 }
 
-void check_same_device(const char* op, const Tensor& a, const Tensor& b) { same_device(op, node_of(a, op), node_of(b, op)); }
+void check_same_device(const char* op, const Tensor& a, const Tensor& b) {
+    same_device(op, node_of(a, op), node_of(b, op));
+}
 
 // An optional per-class / per-channel tensor: undefined, or shape `want` on x's device.
 void check_optional(const char* op, const char* what, const Tensor& t, const Shape& want, const Tensor& x) {
@@ -68,8 +70,9 @@ void pointwise_operands(const char* op, const Tensor& x, const Tensor& y, Tensor
     broadcast_shapes(op, a->shape, b->shape);
     DType t = promote(a->dtype, b->dtype);
     if (t == DType::bool_)
-        invalid(op, "not defined on bool tensors (got " + dname(a->dtype) + " " + shape_str(a->shape) + " and " + dname(b->dtype) +
-                        " " + shape_str(b->shape) + ")");
+        invalid(op,
+                "not defined on bool tensors (got " + dname(a->dtype) + " " + shape_str(a->shape) + " and " +
+                    dname(b->dtype) + " " + shape_str(b->shape) + ")");
     *xf = x.cast(float_of(t));
     *yf = y.cast(float_of(t));
 }
@@ -78,7 +81,8 @@ void pointwise_operands(const char* op, const Tensor& x, const Tensor& y, Tensor
 Tensor as_batched4(const char* op, const Tensor& x, bool* added) {
     node_of(x, op);
     *added = x.dim() == 3;
-    if (x.dim() != 3 && x.dim() != 4) invalid(op, "input must be [N, C, H, W] or [C, H, W], got " + shape_str(x.shape()));
+    if (x.dim() != 3 && x.dim() != 4)
+        invalid(op, "input must be [N, C, H, W] or [C, H, W], got " + shape_str(x.shape()));
     return *added ? x.unsqueeze(0) : x;
 }
 
@@ -100,8 +104,9 @@ Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
     check_same_device(op, x, weight);
     if (weight.dim() != 2) invalid(op, "weight must be [out_features, in_features], got " + shape_str(weight.shape()));
     if (x.dim() < 1 || x.size(-1) != weight.size(1))
-        invalid(op, "input " + shape_str(x.shape()) + " does not end in in_features " + num(weight.size(1)) + " of weight " +
-                        shape_str(weight.shape()));
+        invalid(op,
+                "input " + shape_str(x.shape()) + " does not end in in_features " + num(weight.size(1)) +
+                    " of weight " + shape_str(weight.shape()));
     check_optional(op, "bias", bias, {weight.size(0)}, x);
     return composite(op, [&] {
         Tensor y = x.matmul(weight.transpose());
@@ -127,7 +132,8 @@ Tensor conv1d(const Tensor& x, const Tensor& weight, const Tensor& bias, Conv1dO
     const char* op = "conv1d";
     node_of(x, op);
     node_of(weight, op);
-    if (x.dim() != 2 && x.dim() != 3) invalid(op, "input must be [N, C_in, L] or [C_in, L], got " + shape_str(x.shape()));
+    if (x.dim() != 2 && x.dim() != 3)
+        invalid(op, "input must be [N, C_in, L] or [C_in, L], got " + shape_str(x.shape()));
     if (weight.dim() != 3) invalid(op, "weight must be [C_out, C_in/groups, K], got " + shape_str(weight.shape()));
     return composite(op, [&] {
         Conv2dOptions o2;
@@ -148,22 +154,26 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor&
     if (weight.dim() != 4) invalid(op, "weight must be [C_in, C_out/groups, KH, KW], got " + shape_str(weight.shape()));
     const int64_t C = x.size(1), G = o.groups;
     if (G < 1 || weight.size(0) != C || C % G != 0)
-        invalid(op, "input " + shape_str(input.shape()) + " and weight " + shape_str(weight.shape()) + " with groups " + num(G) +
-                        " (need weight[0] = C_in, divisible by groups)");
+        invalid(op,
+                "input " + shape_str(input.shape()) + " and weight " + shape_str(weight.shape()) + " with groups " +
+                    num(G) + " (need weight[0] = C_in, divisible by groups)");
     const int64_t Og = weight.size(1), O = Og * G, kh = weight.size(2), kw = weight.size(3);
     const Size2d s = o.stride, p = o.padding, op_ = o.output_padding, d = o.dilation;
     if (s.h < 1 || s.w < 1 || d.h < 1 || d.w < 1 || p.h < 0 || p.w < 0 || op_.h < 0 || op_.w < 0)
-        invalid(op, "stride " + size2d_text(s) + ", padding " + size2d_text(p) + ", output_padding " + size2d_text(op_) +
-                        ", dilation " + size2d_text(d) + " (stride, dilation >= 1; paddings >= 0)");
+        invalid(op,
+                "stride " + size2d_text(s) + ", padding " + size2d_text(p) + ", output_padding " + size2d_text(op_) +
+                    ", dilation " + size2d_text(d) + " (stride, dilation >= 1; paddings >= 0)");
     if (op_.h >= std::max(s.h, d.h) || op_.w >= std::max(s.w, d.w))
-        invalid(op, "output_padding " + size2d_text(op_) + " must be smaller than stride " + size2d_text(s) + " or dilation " +
-                        size2d_text(d));
+        invalid(op,
+                "output_padding " + size2d_text(op_) + " must be smaller than stride " + size2d_text(s) +
+                    " or dilation " + size2d_text(d));
     const int64_t H = x.size(2), W = x.size(3);
     const int64_t OH = (H - 1) * s.h - 2 * p.h + d.h * (kh - 1) + op_.h + 1;
     const int64_t OW = (W - 1) * s.w - 2 * p.w + d.w * (kw - 1) + op_.w + 1;
     if (OH < 1 || OW < 1)
-        invalid(op, "input " + shape_str(input.shape()) + " with kernel " + num(kh) + "x" + num(kw) + " and padding " +
-                        size2d_text(p) + " gives an empty output (" + num(OH) + "x" + num(OW) + ")");
+        invalid(op,
+                "input " + shape_str(input.shape()) + " with kernel " + num(kh) + "x" + num(kw) + " and padding " +
+                    size2d_text(p) + " gives an empty output (" + num(OH) + "x" + num(OW) + ")");
     check_optional(op, "bias", bias, {O}, x);
     Tensor y = composite(op, [&] {
         const int64_t N = x.size(0);
@@ -176,7 +186,8 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor&
         z = z.pad({{0, 0}, {0, 0}, {ph, ph + op_.h}, {pw, pw + op_.w}});
         // weight [C_in, Og, kh, kw] → per group [G, C_in/G, Og, kh, kw] → [G, Og, C_in/G, kh, kw]
         // → [O, C_in/G, kh, kw], flipped in both spatial axes.
-        Tensor w = weight.reshape({G, C / G, Og, kh, kw}).permute({0, 2, 1, 3, 4}).reshape({O, C / G, kh, kw}).flip({2, 3});
+        Tensor w =
+            weight.reshape({G, C / G, Og, kh, kw}).permute({0, 2, 1, 3, 4}).reshape({O, C / G, kh, kw}).flip({2, 3});
         Conv2dOptions c;
         c.dilation = d;
         c.groups = G;
@@ -216,8 +227,8 @@ Tensor adaptive_pool(const char* op, const Tensor& input, Size2d out, bool avera
         Tensor mask_w = host_mask(mw, out.w, W, dev), mask_h = host_mask(mh, out.h, H, dev);
         if (average) {
             Tensor xf = x.cast(float_of(x.dtype()));
-            Tensor cols = where(mask_w.reshape({1, 1, 1, out.w, W}), xf.unsqueeze(3), 0).sum({4});        // [N, C, H, OW]
-            Tensor rows = where(mask_h.reshape({1, 1, out.h, H, 1}), cols.unsqueeze(2), 0).sum({3});      // [N, C, OH, OW]
+            Tensor cols = where(mask_w.reshape({1, 1, 1, out.w, W}), xf.unsqueeze(3), 0).sum({4});    // [N, C, H, OW]
+            Tensor rows = where(mask_h.reshape({1, 1, out.h, H, 1}), cols.unsqueeze(2), 0).sum({3});  // [N, C, OH, OW]
             Tensor div = tensor(ch, Shape{out.h, 1}, xf.dtype(), dev) * tensor(cw, Shape{1, out.w}, xf.dtype(), dev);
             return rows / div;
         }
@@ -261,8 +272,12 @@ void interp_weights(const std::string& mode, bool align_corners, int64_t in, int
 
 }  // namespace
 
-Tensor adaptive_avg_pool2d(const Tensor& x, Size2d output_size) { return adaptive_pool("adaptive_avg_pool2d", x, output_size, true); }
-Tensor adaptive_max_pool2d(const Tensor& x, Size2d output_size) { return adaptive_pool("adaptive_max_pool2d", x, output_size, false); }
+Tensor adaptive_avg_pool2d(const Tensor& x, Size2d output_size) {
+    return adaptive_pool("adaptive_avg_pool2d", x, output_size, true);
+}
+Tensor adaptive_max_pool2d(const Tensor& x, Size2d output_size) {
+    return adaptive_pool("adaptive_max_pool2d", x, output_size, false);
+}
 
 Tensor interpolate(const Tensor& input, const InterpolateOptions& o) {
     const char* op = "interpolate";
@@ -280,11 +295,15 @@ Tensor interpolate(const Tensor& input, const InterpolateOptions& o) {
     } else {
         sh = o.scale_factor->first, sw = o.scale_factor->second;
         if (!(*sh > 0) || !(*sw > 0) || !std::isfinite(*sh) || !std::isfinite(*sw))
-            invalid(op, "scale_factor (" + std::to_string(*sh) + ", " + std::to_string(*sw) + ") must be positive and finite");
+            invalid(
+                op,
+                "scale_factor (" + std::to_string(*sh) + ", " + std::to_string(*sw) + ") must be positive and finite");
         OH = int64_t(std::floor(double(H) * *sh)), OW = int64_t(std::floor(double(W) * *sw));
     }
     if (OH < 1 || OW < 1 || H < 1 || W < 1)
-        invalid(op, "input " + shape_str(input.shape()) + " to an output of " + num(OH) + "x" + num(OW) + " (both must be non-empty)");
+        invalid(op,
+                "input " + shape_str(input.shape()) + " to an output of " + num(OH) + "x" + num(OW) +
+                    " (both must be non-empty)");
     if (o.mode == "bilinear" && !dtype_is_float(x.dtype()))
         invalid(op, "bilinear needs a floating dtype, got " + dname(x.dtype()));
     std::vector<float> wh, ww;
@@ -299,8 +318,10 @@ Tensor interpolate(const Tensor& input, const InterpolateOptions& o) {
             return where(mask_h.reshape({1, 1, OH, H, 1}), cols.unsqueeze(2), 0).sum({3}).cast(x.dtype());
         }
         Tensor weight_w = host_matrix(ww, OW, W, x.dtype(), dev), weight_h = host_matrix(wh, OH, H, x.dtype(), dev);
-        Tensor cols = where(mask_w.reshape({1, 1, 1, OW, W}), x.unsqueeze(3) * weight_w.reshape({1, 1, 1, OW, W}), 0).sum({4});
-        return where(mask_h.reshape({1, 1, OH, H, 1}), cols.unsqueeze(2) * weight_h.reshape({1, 1, OH, H, 1}), 0).sum({3});
+        Tensor cols =
+            where(mask_w.reshape({1, 1, 1, OW, W}), x.unsqueeze(3) * weight_w.reshape({1, 1, 1, OW, W}), 0).sum({4});
+        return where(mask_h.reshape({1, 1, OH, H, 1}), cols.unsqueeze(2) * weight_h.reshape({1, 1, OH, H, 1}), 0)
+            .sum({3});
     });
     return added ? y.squeeze(0) : y;
 }
@@ -314,7 +335,9 @@ Tensor batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& run
     if (x.dim() < 2) invalid(op, "input must be [N, C, …], got " + shape_str(x.shape()));
     if (!dtype_is_float(x.dtype())) invalid(op, "needs a floating dtype, got " + dname(x.dtype()));
     const int64_t C = x.size(1);
-    for (auto [t, what] : {std::pair{&running_mean, "running_mean"}, {&running_var, "running_var"}, {&weight, "weight"},
+    for (auto [t, what] : {std::pair{&running_mean, "running_mean"},
+                           {&running_var, "running_var"},
+                           {&weight, "weight"},
                            {&bias, "bias"}})
         check_optional(op, what, *t, {C}, x);
     if (!training && (!running_mean.defined() || !running_var.defined()))
@@ -333,7 +356,8 @@ Tensor batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& run
             var = (x - mean).square().mean(axes, true);  // biased, for normalising
             NoGradGuard off;
             if (running_mean.defined())
-                running_mean.assign((running_mean * (1 - momentum) + mean.reshape({C}).detach() * momentum).cast(running_mean.dtype()));
+                running_mean.assign(
+                    (running_mean * (1 - momentum) + mean.reshape({C}).detach() * momentum).cast(running_mean.dtype()));
             if (running_var.defined()) {
                 Tensor unbiased = var.reshape({C}).detach() * (double(n) / double(n - 1));
                 running_var.assign((running_var * (1 - momentum) + unbiased * momentum).cast(running_var.dtype()));
@@ -354,7 +378,8 @@ Tensor group_norm(const Tensor& x, int64_t G, const Tensor& weight, const Tensor
     node_of(x, op);
     if (x.dim() < 2) invalid(op, "input must be [N, C, …], got " + shape_str(x.shape()));
     const int64_t N = x.size(0), C = x.size(1);
-    if (G < 1 || C % G != 0) invalid(op, "num_groups " + num(G) + " does not divide the " + num(C) + " channels of " + shape_str(x.shape()));
+    if (G < 1 || C % G != 0)
+        invalid(op, "num_groups " + num(G) + " does not divide the " + num(C) + " channels of " + shape_str(x.shape()));
     check_optional(op, "weight", weight, {C}, x);
     check_optional(op, "bias", bias, {C}, x);
     Shape per_channel(x.dim(), 1);
@@ -395,12 +420,14 @@ void check_class_target(const char* op, const Tensor& input, const Tensor& targe
         invalid(op, "input must be [C], [N, C] or [N, C, d1, …], got " + shape_str(input.shape()));
     }
     if (!dtype_is_int(target.dtype()))
-        invalid(op, "target must hold class indices (an integer dtype) of shape " + shape_str(want) +
-                        " or class probabilities of the input's shape " + shape_str(input.shape()) + ", got " +
-                        dname(target.dtype()) + " " + shape_str(target.shape()));
+        invalid(op,
+                "target must hold class indices (an integer dtype) of shape " + shape_str(want) +
+                    " or class probabilities of the input's shape " + shape_str(input.shape()) + ", got " +
+                    dname(target.dtype()) + " " + shape_str(target.shape()));
     if (target.shape() != want)
-        invalid(op, "input " + shape_str(input.shape()) + " needs a target of shape " + shape_str(want) + ", got " +
-                        shape_str(target.shape()));
+        invalid(op,
+                "input " + shape_str(input.shape()) + " needs a target of shape " + shape_str(want) + ", got " +
+                    shape_str(target.shape()));
 }
 
 struct Picked {
@@ -433,7 +460,8 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& target, const NllLossOpti
     node_of(target, op);
     check_same_device(op, log_probs, target);
     check_class_target(op, log_probs, target);
-    if (log_probs.dtype() == DType::bool_) invalid(op, "log_probs must be numbers, got bool " + shape_str(log_probs.shape()));
+    if (log_probs.dtype() == DType::bool_)
+        invalid(op, "log_probs must be numbers, got bool " + shape_str(log_probs.shape()));
     check_optional(op, "weight", o.weight, {log_probs.size(log_probs.dim() == 1 ? 0 : 1)}, log_probs);
     no_batchmean(op, o.reduction);
     return composite(op, [&] {
@@ -473,7 +501,8 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& target, const CrossEntr
             return reduce_loss(op, l, o.reduction);
         }
         Picked p = pick(lp, target, o.weight, o.ignore_index);
-        Tensor nll = o.reduction == Reduction::mean ? p.loss.sum() / p.weight.sum() : reduce_loss(op, p.loss, o.reduction);
+        Tensor nll =
+            o.reduction == Reduction::mean ? p.loss.sum() / p.weight.sum() : reduce_loss(op, p.loss, o.reduction);
         if (eps == 0) return nll;
         Tensor smooth = -(o.weight.defined() ? lp * o.weight.reshape(wshape) : lp).sum({axis});
         smooth = where(p.valid, smooth, 0);
@@ -504,8 +533,8 @@ Tensor binary_cross_entropy(const Tensor& p, const Tensor& y, const Tensor& weig
     });
 }
 
-Tensor binary_cross_entropy_with_logits(const Tensor& x, const Tensor& y, const Tensor& weight, const Tensor& pos_weight,
-                                        Reduction r) {
+Tensor binary_cross_entropy_with_logits(const Tensor& x, const Tensor& y, const Tensor& weight,
+                                        const Tensor& pos_weight, Reduction r) {
     const char* op = "binary_cross_entropy_with_logits";
     Tensor xf, yf;
     pointwise_operands(op, x, y, &xf, &yf);

@@ -160,10 +160,14 @@ Values values_of(const Tensor& t) {
     Values v;
     v.dtype = t.dtype();
     v.shape = t.shape();
-    if (dtype_is_float(v.dtype)) v.f = t.to_vector<double>();
-    else if (v.dtype == DType::bool_) v.b = t.to_vector<bool>();
-    else if (dtype_is_unsigned_int(v.dtype)) v.u = t.to_vector<uint64_t>();
-    else v.i = t.to_vector<int64_t>();
+    if (dtype_is_float(v.dtype))
+        v.f = t.to_vector<double>();
+    else if (v.dtype == DType::bool_)
+        v.b = t.to_vector<bool>();
+    else if (dtype_is_unsigned_int(v.dtype))
+        v.u = t.to_vector<uint64_t>();
+    else
+        v.i = t.to_vector<int64_t>();
     return v;
 }
 
@@ -198,8 +202,7 @@ std::string Tensor::to_string() const {
     }
     // As PyTorch: no dtype for the default float (f32), int64 and bool; an empty tensor shows every
     // dtype but f32 (there are no values to tell it by).
-    bool implied = n->dtype == DType::f32 ||
-                   (n->numel() != 0 && (n->dtype == DType::i64 || n->dtype == DType::bool_));
+    bool implied = n->dtype == DType::f32 || (n->numel() != 0 && (n->dtype == DType::i64 || n->dtype == DType::bool_));
     if (!implied) suffixes.push_back("dtype=" + dname(n->dtype));
     std::string s = prefix + body;
     for (const std::string& suf : suffixes) {

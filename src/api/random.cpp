@@ -42,10 +42,11 @@ Tensor generate(const char* op, const Shape& shape, DType dtype, Device device, 
     size_t n = size_t(graph::shape_numel(shape)), sz = dtype_size(dtype);
     std::vector<uint8_t> bytes;
     try {
-        bytes.resize(n * sz);  // values are drawn on the host, then uploaded
+        bytes.resize(n * sz);          // values are drawn on the host, then uploaded
     } catch (const std::exception&) {  // bad_alloc
-        throw Error(ErrorStatus::MemoryAllocation, std::string(op) + ": no host memory for the " + std::to_string(n) +
-                                                       " values of " + dname(dtype) + " " + shape_str(shape));
+        throw Error(ErrorStatus::MemoryAllocation,
+                    std::string(op) + ": no host memory for the " + std::to_string(n) + " values of " + dname(dtype) +
+                        " " + shape_str(shape));
     }
     for (size_t i = 0; i < n; ++i) {
         uint64_t b = fill();
@@ -172,11 +173,13 @@ uint64_t below(Generator& gen, uint64_t range) {
 
 Tensor randperm(int64_t n, DType dtype, Device device, Generator& gen) {
     if (n < 0) invalid("randperm", "negative n " + std::to_string(n));
-    if (dtype == DType::bool_) invalid("randperm", "bool dtype cannot hold a permutation of " + std::to_string(n) + " values");
+    if (dtype == DType::bool_)
+        invalid("randperm", "bool dtype cannot hold a permutation of " + std::to_string(n) + " values");
     if (n > 0) {  // n − 1 must be exact in the dtype
         double top = double(n - 1);
-        bool exact = dtype_is_float(dtype) ? kernel::double_from_bits(dtype, kernel::bits_from_double(dtype, top)) == top
-                                           : kernel::double_from_bits(dtype, kernel::bits_from_int(dtype, n - 1)) == top;
+        bool exact = dtype_is_float(dtype)
+            ? kernel::double_from_bits(dtype, kernel::bits_from_double(dtype, top)) == top
+            : kernel::double_from_bits(dtype, kernel::bits_from_int(dtype, n - 1)) == top;
         if (!exact) invalid("randperm", "n " + std::to_string(n) + " has values that " + dname(dtype) + " cannot hold");
     }
     std::lock_guard<std::mutex> lock(g_default_mutex);
@@ -197,8 +200,9 @@ Tensor bernoulli(const Tensor& p, Generator& gen) {
     std::vector<double> prob = p.to_vector<double>();
     for (size_t i = 0; i < prob.size(); ++i)
         if (!(prob[i] >= 0 && prob[i] <= 1))
-            invalid("bernoulli", "probability " + std::to_string(prob[i]) + " at element " + std::to_string(i) + " of " +
-                                     shape_str(n->shape) + " is outside [0, 1]");
+            invalid("bernoulli",
+                    "probability " + std::to_string(prob[i]) + " at element " + std::to_string(i) + " of " +
+                        shape_str(n->shape) + " is outside [0, 1]");
     std::lock_guard<std::mutex> lock(g_default_mutex);
     size_t next = 0;
     return generate("bernoulli", n->shape, n->dtype, n->device,
@@ -209,14 +213,17 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, G
     const char* op = "multinomial";
     const NodePtr& n = node_of(probs, op);
     const Shape& s = n->shape;
-    if (s.size() != 1 && s.size() != 2) invalid(op, "needs probabilities of shape [n] or [rows, n], got " + shape_str(s));
-    if (!dtype_is_float(n->dtype)) invalid(op, "needs float probabilities, got " + dname(n->dtype) + " " + shape_str(s));
+    if (s.size() != 1 && s.size() != 2)
+        invalid(op, "needs probabilities of shape [n] or [rows, n], got " + shape_str(s));
+    if (!dtype_is_float(n->dtype))
+        invalid(op, "needs float probabilities, got " + dname(n->dtype) + " " + shape_str(s));
     int64_t rows = s.size() == 2 ? s[0] : 1, cats = s.back();
     if (cats == 0) invalid(op, "no categories in shape " + shape_str(s));
     if (num_samples <= 0) invalid(op, "num_samples " + std::to_string(num_samples) + " must be positive");
     if (!replacement && num_samples > cats)
-        invalid(op, "cannot draw " + std::to_string(num_samples) + " samples without replacement from " +
-                        std::to_string(cats) + " categories (shape " + shape_str(s) + ")");
+        invalid(op,
+                "cannot draw " + std::to_string(num_samples) + " samples without replacement from " +
+                    std::to_string(cats) + " categories (shape " + shape_str(s) + ")");
     std::vector<double> w = probs.to_vector<double>();
     for (int64_t r = 0; r < rows; ++r) {
         double total = 0;
@@ -224,16 +231,18 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, G
         for (int64_t c = 0; c < cats; ++c) {
             double v = w[size_t(r * cats + c)];
             if (!(v >= 0) || std::isinf(v))
-                invalid(op, "weight " + std::to_string(v) + " at row " + std::to_string(r) + ", category " +
-                                std::to_string(c) + " of " + shape_str(s) + " is negative or not finite");
+                invalid(op,
+                        "weight " + std::to_string(v) + " at row " + std::to_string(r) + ", category " +
+                            std::to_string(c) + " of " + shape_str(s) + " is negative or not finite");
             total += v;
             nonzero += v > 0;
         }
         if (!(total > 0)) invalid(op, "row " + std::to_string(r) + " of " + shape_str(s) + " has weights summing to 0");
         if (!replacement && num_samples > nonzero)
-            invalid(op, "cannot draw " + std::to_string(num_samples) + " samples without replacement from row " +
-                            std::to_string(r) + " of " + shape_str(s) + ", which has " + std::to_string(nonzero) +
-                            " nonzero weights");
+            invalid(op,
+                    "cannot draw " + std::to_string(num_samples) + " samples without replacement from row " +
+                        std::to_string(r) + " of " + shape_str(s) + ", which has " + std::to_string(nonzero) +
+                        " nonzero weights");
     }
     std::lock_guard<std::mutex> lock(g_default_mutex);
     std::vector<int64_t> picks;

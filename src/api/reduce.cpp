@@ -40,7 +40,8 @@ NodePtr to_opmath(const NodePtr& x) {
 }
 
 NodePtr lit(const NodePtr& like, double v) {
-    return graph::make_constant(kernel::bits_from_double(like->dtype, v), like->dtype, like->shape, like->device, false);
+    return graph::make_constant(kernel::bits_from_double(like->dtype, v), like->dtype, like->shape, like->device,
+                                false);
 }
 
 Tensor reduce_op(const Tensor& t, Op op, const std::vector<int>& axes_in, bool keepdim, const char* name) {
@@ -98,7 +99,9 @@ Tensor arg_op(const Tensor& t, int axis, bool keepdim, bool is_max, const char* 
 }  // namespace
 
 Tensor Tensor::sum() const { return reduce_op(*this, Op::reduce_sum, all_axes(node_of(*this, "sum")), false, "sum"); }
-Tensor Tensor::sum(Axes axes, bool keepdim) const { return reduce_op(*this, Op::reduce_sum, axes.list(), keepdim, "sum"); }
+Tensor Tensor::sum(Axes axes, bool keepdim) const {
+    return reduce_op(*this, Op::reduce_sum, axes.list(), keepdim, "sum");
+}
 Tensor Tensor::prod() const {
     return reduce_op(*this, Op::reduce_prod, all_axes(node_of(*this, "prod")), false, "prod");
 }
@@ -106,9 +109,13 @@ Tensor Tensor::prod(Axes axes, bool keepdim) const {
     return reduce_op(*this, Op::reduce_prod, axes.list(), keepdim, "prod");
 }
 Tensor Tensor::max() const { return reduce_op(*this, Op::reduce_max, all_axes(node_of(*this, "max")), false, "max"); }
-Tensor Tensor::max(Axes axes, bool keepdim) const { return reduce_op(*this, Op::reduce_max, axes.list(), keepdim, "max"); }
+Tensor Tensor::max(Axes axes, bool keepdim) const {
+    return reduce_op(*this, Op::reduce_max, axes.list(), keepdim, "max");
+}
 Tensor Tensor::min() const { return reduce_op(*this, Op::reduce_min, all_axes(node_of(*this, "min")), false, "min"); }
-Tensor Tensor::min(Axes axes, bool keepdim) const { return reduce_op(*this, Op::reduce_min, axes.list(), keepdim, "min"); }
+Tensor Tensor::min(Axes axes, bool keepdim) const {
+    return reduce_op(*this, Op::reduce_min, axes.list(), keepdim, "min");
+}
 
 Tensor Tensor::mean() const { return mean(all_axes(node_of(*this, "mean")), false); }
 Tensor Tensor::mean(Axes axes, bool keepdim) const {
@@ -132,7 +139,9 @@ Tensor std_op(const Tensor& t, const Axes* axes, bool keepdim, int correction, c
 }  // namespace
 
 Tensor Tensor::std() const { return std_op(*this, nullptr, false, 1, "std"); }
-Tensor Tensor::std(Axes axes, bool keepdim, int correction) const { return std_op(*this, &axes, keepdim, correction, "std"); }
+Tensor Tensor::std(Axes axes, bool keepdim, int correction) const {
+    return std_op(*this, &axes, keepdim, correction, "std");
+}
 Tensor Tensor::stddev() const { return std_op(*this, nullptr, false, 1, "stddev"); }
 Tensor Tensor::stddev(Axes axes, bool keepdim, int correction) const {
     return std_op(*this, &axes, keepdim, correction, "stddev");

@@ -116,7 +116,9 @@ Tensor norm_of(const Tensor& t, double p, const std::vector<int>* axes, bool kee
 
 double norm_p(const std::string& p, const Tensor& t) {
     if (p == "fro") return 2;
-    if (p == "nuc") unsupported("norm", "the nuclear norm (p = \"nuc\") needs singular values (shape " + shape_str(t.shape()) + ")");
+    if (p == "nuc")
+        unsupported("norm",
+                    "the nuclear norm (p = \"nuc\") needs singular values (shape " + shape_str(t.shape()) + ")");
     invalid("norm", "unknown p \"" + p + "\" (a number, \"fro\" or \"nuc\")");
 }
 
@@ -137,8 +139,10 @@ struct Pick {
 
 template <class K>
 bool is_nan(K v) {
-    if constexpr (std::is_floating_point_v<K>) return std::isnan(v);
-    else return false;
+    if constexpr (std::is_floating_point_v<K>)
+        return std::isnan(v);
+    else
+        return false;
 }
 
 // The kept positions along the axis, `keep` per row in rank order, laid out as the result.
@@ -158,9 +162,11 @@ std::vector<int64_t> order_rows(const std::vector<K>& v, const AxisLayout& L, bo
             for (int64_t j = 0; j < L.n; ++j) row[size_t(j)] = v[size_t(L.at(o, j, i))];
             std::iota(perm.begin(), perm.end(), int64_t(0));
             if (descending)
-                std::stable_sort(perm.begin(), perm.end(), [&](int64_t p, int64_t q) { return less(row[size_t(q)], row[size_t(p)]); });
+                std::stable_sort(perm.begin(), perm.end(),
+                                 [&](int64_t p, int64_t q) { return less(row[size_t(q)], row[size_t(p)]); });
             else
-                std::stable_sort(perm.begin(), perm.end(), [&](int64_t p, int64_t q) { return less(row[size_t(p)], row[size_t(q)]); });
+                std::stable_sort(perm.begin(), perm.end(),
+                                 [&](int64_t p, int64_t q) { return less(row[size_t(p)], row[size_t(q)]); });
             for (int64_t r = 0; r < keep; ++r) {
                 int64_t rank = r;
                 if (pick.kind == Pick::Kind::median) {
@@ -204,8 +210,10 @@ ValuesIndices order_along(const Tensor& t, int axis, bool descending, const Pick
     int64_t a = norm_axis(op, axis, x->shape);
     AxisLayout L;
     for (size_t d = 0; d < x->shape.size(); ++d) {
-        if (int64_t(d) < a) L.outer *= x->shape[d];
-        else if (int64_t(d) > a) L.inner *= x->shape[d];
+        if (int64_t(d) < a)
+            L.outer *= x->shape[d];
+        else if (int64_t(d) > a)
+            L.inner *= x->shape[d];
     }
     L.n = x->shape[size_t(a)];
     if (L.n > INT32_MAX) unsupported(op, axis_text(axis, x->shape) + " is longer than the i32 indices allow");
@@ -308,15 +316,17 @@ ValuesIndices Tensor::topk(int64_t k, int axis, bool largest, bool /*sorted: alw
     int64_t size = 1;
     if (!x->shape.empty()) size = x->shape[size_t(norm_axis("topk", axis, x->shape))];
     if (k < 0 || k > size)
-        invalid("topk", "k " + std::to_string(k) + " out of range [0, " + std::to_string(size) + "] for " +
-                            axis_text(axis, x->shape));
+        invalid("topk",
+                "k " + std::to_string(k) + " out of range [0, " + std::to_string(size) + "] for " +
+                    axis_text(axis, x->shape));
     return order_along(*this, axis, largest, {Pick::Kind::first_k, k}, "topk");
 }
 
 Tensor Tensor::median() const {
     const NodePtr& x = node_of(*this, "median");
     if (graph::shape_numel(x->shape) == 0) {
-        if (!dtype_is_float(x->dtype)) invalid("median", "of an empty " + dname(x->dtype) + " tensor " + shape_str(x->shape));
+        if (!dtype_is_float(x->dtype))
+            invalid("median", "of an empty " + dname(x->dtype) + " tensor " + shape_str(x->shape));
         return full({}, NAN, x->dtype, x->device);
     }
     return order_along(reshape({-1}), 0, false, {Pick::Kind::median, 1}, "median").values.reshape({});

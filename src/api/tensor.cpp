@@ -54,9 +54,10 @@ int64_t norm_axis(const char* op, int axis, const Shape& shape, bool extra) {
     int64_t r = int64_t(shape.size()) + (extra ? 1 : 0);
     int64_t a = axis < 0 ? axis + r : axis;
     if (a < 0 || a >= r)
-        invalid(op, "axis " + std::to_string(axis) + " out of range for shape " + shape_str(shape) +
-                        (extra ? " (insert positions " : " (axes ") + std::to_string(-r) + " to " +
-                        std::to_string(r - 1) + ")");
+        invalid(op,
+                "axis " + std::to_string(axis) + " out of range for shape " + shape_str(shape) +
+                    (extra ? " (insert positions " : " (axes ") + std::to_string(-r) + " to " + std::to_string(r - 1) +
+                    ")");
     return a;
 }
 
@@ -123,13 +124,15 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
         int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1;
         int64_t y = i < b.size() ? b[b.size() - 1 - i] : 1;
         if (x != y && x != 1 && y != 1)
-            invalid(op, "shapes " + shape_str(a) + " and " + shape_str(b) + " do not broadcast (axis -" +
-                            std::to_string(i + 1) + ": " + std::to_string(x) + " vs " + std::to_string(y) + ")");
+            invalid(op,
+                    "shapes " + shape_str(a) + " and " + shape_str(b) + " do not broadcast (axis -" +
+                        std::to_string(i + 1) + ": " + std::to_string(x) + " vs " + std::to_string(y) + ")");
         out[r - 1 - i] = x == 1 ? y : x;
     }
     if (graph::shape_numel_checked(out) < 0)
-        invalid(op, "shapes " + shape_str(a) + " and " + shape_str(b) + " broadcast to " + shape_str(out) +
-                        ", which has more elements than fit in 64 bits");
+        invalid(op,
+                "shapes " + shape_str(a) + " and " + shape_str(b) + " broadcast to " + shape_str(out) +
+                    ", which has more elements than fit in 64 bits");
     return out;
 }
 
@@ -154,15 +157,16 @@ NodePtr constant_bits(uint64_t bits, DType t, const Shape& shape, Device device)
 
 void same_device(const char* op, const NodePtr& a, const NodePtr& b) {
     if (!(a->device == b->device))
-        invalid(op, "tensors on different devices (" + a->device.str() + " and " + b->device.str() +
-                        "); move one with .to()");
+        invalid(
+            op,
+            "tensors on different devices (" + a->device.str() + " and " + b->device.str() + "); move one with .to()");
 }
 
 NodePtr un(kernel::Op op, const NodePtr& x) { return graph::make_unary(op, x); }
 NodePtr bin(kernel::Op op, const NodePtr& x, const NodePtr& y) { return graph::make_binary(op, x, y); }
 NodePtr bin_lit(kernel::Op op, const NodePtr& x, double v) {
-    return graph::make_binary(op, x, graph::make_constant(kernel::bits_from_double(x->dtype, v), x->dtype, x->shape,
-                                                          x->device, false));
+    return graph::make_binary(
+        op, x, graph::make_constant(kernel::bits_from_double(x->dtype, v), x->dtype, x->shape, x->device, false));
 }
 
 NodePtr reshape_node(const NodePtr& x, const Shape& shape) {
@@ -220,8 +224,9 @@ bool Tensor::is_realized() const {
 void Tensor::check_room(const char* op, size_t count) const {
     int64_t n = numel();
     if (count < size_t(n))
-        throw Error(ErrorStatus::InvalidArgument, std::string(op) + ": room for " + std::to_string(count) +
-                                                      " elements, the tensor has " + std::to_string(n));
+        throw Error(
+            ErrorStatus::InvalidArgument,
+            std::string(op) + ": room for " + std::to_string(count) + " elements, the tensor has " + std::to_string(n));
 }
 
 void Tensor::read_values(DType as, void* dst, size_t bytes) const {
@@ -261,8 +266,8 @@ void Tensor::check_defined(const char* op) const { node_of(*this, op); }
 void Tensor::check_item() const {
     const NodePtr& n = node_of(*this, "item");
     if (n->numel() != 1)
-        invalid("item", "tensor of shape " + shape_str(n->shape) + " has " + std::to_string(n->numel()) +
-                            " elements, not 1");
+        invalid("item",
+                "tensor of shape " + shape_str(n->shape) + " has " + std::to_string(n->numel()) + " elements, not 1");
 }
 
 const Tensor& Tensor::realize() const {
@@ -311,8 +316,9 @@ Tensor Tensor::bitcast(DType dtype) const {
     const NodePtr& n = node_of(*this, "bitcast");
     if (n->dtype == dtype) return *this;
     if (dtype_size(n->dtype) != dtype_size(dtype) || n->dtype == DType::bool_ || dtype == DType::bool_)
-        invalid("bitcast", "cannot reinterpret " + dname(n->dtype) + " as " + dname(dtype) +
-                               " (sizes must match and neither may be bool)");
+        invalid("bitcast",
+                "cannot reinterpret " + dname(n->dtype) + " as " + dname(dtype) +
+                    " (sizes must match and neither may be bool)");
     return wrap(graph::make_bitcast(n, dtype));
 }
 

@@ -29,7 +29,8 @@ namespace {
 // ---- node helpers (shapes and dtypes of `like`) -------------------------------------------------------
 
 NodePtr lit(const NodePtr& like, double v) {
-    return graph::make_constant(kernel::bits_from_double(like->dtype, v), like->dtype, like->shape, like->device, false);
+    return graph::make_constant(kernel::bits_from_double(like->dtype, v), like->dtype, like->shape, like->device,
+                                false);
 }
 NodePtr add(const NodePtr& a, const NodePtr& b) { return make_binary(Op::add, a, b); }
 NodePtr sub(const NodePtr& a, const NodePtr& b) { return make_binary(Op::sub, a, b); }
@@ -88,7 +89,9 @@ std::vector<NodePtr> input_grads(const NodePtr& node, const NodePtr& g) {
     std::vector<NodePtr> out(in.size());
     const NodePtr x = in.empty() ? nullptr : in[0];
     switch (n.kind) {
-        case OpKind::buffer: case OpKind::constant: case OpKind::arange: return out;
+        case OpKind::buffer:
+        case OpKind::constant:
+        case OpKind::arange: return out;
         case OpKind::unary: {
             const double ln2 = std::log(2.0);
             switch (n.op) {
@@ -109,7 +112,10 @@ std::vector<NodePtr> input_grads(const NodePtr& node, const NodePtr& g) {
                     break;
                 case Op::relu: out[0] = keep_where(cmp(Op::cmp_gt, x, lit(x, 0)), g); break;
                 case Op::abs: out[0] = mul(g, make_unary(Op::sign, x)); break;  // sign(0) = 0
-                case Op::floor: case Op::ceil: case Op::round: case Op::sign: out[0] = lit(x, 0); break;
+                case Op::floor:
+                case Op::ceil:
+                case Op::round:
+                case Op::sign: out[0] = lit(x, 0); break;
                 default: break;  // logical_not, bit_not: bool / integer results never require a gradient
             }
             return out;
@@ -125,11 +131,13 @@ std::vector<NodePtr> input_grads(const NodePtr& node, const NodePtr& g) {
                     // d/dx = y·x^(y−1), 0 where y = 0; d/dy = x^y · ln x, 0 where x = 0 and y ≥ 0 (PyTorch).
                     NodePtr dx = mul(y, make_binary(Op::pow, x, sub(y, lit(y, 1))));
                     out[0] = mul(g, make_where(cmp(Op::cmp_eq, y, lit(y, 0)), lit(x, 0), dx));
-                    NodePtr zero_base = make_binary(Op::logical_and, cmp(Op::cmp_eq, x, lit(x, 0)), cmp(Op::cmp_ge, y, lit(y, 0)));
+                    NodePtr zero_base =
+                        make_binary(Op::logical_and, cmp(Op::cmp_eq, x, lit(x, 0)), cmp(Op::cmp_ge, y, lit(y, 0)));
                     out[1] = make_where(zero_base, lit(y, 0), mul(g, mul(node, make_unary(Op::log, x))));
                     break;
                 }
-                case Op::max: case Op::min: {
+                case Op::max:
+                case Op::min: {
                     const Op wins = n.op == Op::max ? Op::cmp_gt : Op::cmp_lt;
                     // A clamp: the other operand is a constant; the bound itself passes the gradient.
                     if (y->kind == OpKind::constant && !y->requires_grad) {
@@ -145,7 +153,8 @@ std::vector<NodePtr> input_grads(const NodePtr& node, const NodePtr& g) {
                 }
                 case Op::mod: {  // x − trunc(x / y)·y
                     NodePtr q = div(x, y);
-                    NodePtr tq = make_where(cmp(Op::cmp_lt, q, lit(q, 0)), make_unary(Op::ceil, q), make_unary(Op::floor, q));
+                    NodePtr tq =
+                        make_where(cmp(Op::cmp_lt, q, lit(q, 0)), make_unary(Op::ceil, q), make_unary(Op::floor, q));
                     out[0] = g, out[1] = neg(mul(g, tq));
                     break;
                 }
@@ -165,7 +174,8 @@ std::vector<NodePtr> input_grads(const NodePtr& node, const NodePtr& g) {
             NodePtr ge = expand(g, x->shape);
             switch (n.op) {
                 case Op::reduce_sum: out[0] = ge; break;
-                case Op::reduce_max: case Op::reduce_min: {
+                case Op::reduce_max:
+                case Op::reduce_min: {
                     // shared evenly among the elements equal to the result
                     NodePtr hit = as_number(cmp(Op::cmp_eq, x, expand(node, x->shape)), x);
                     NodePtr count = expand(graph::make_reduce(Op::reduce_sum, hit, n.a), x->shape);
@@ -177,10 +187,12 @@ std::vector<NodePtr> input_grads(const NodePtr& node, const NodePtr& g) {
                     // the non-zero elements at the zero and 0 elsewhere; with two or more, 0.
                     NodePtr zero = cmp(Op::cmp_eq, x, lit(x, 0));
                     NodePtr zeros = expand(graph::make_reduce(Op::reduce_sum, as_number(zero, x), n.a), x->shape);
-                    NodePtr nonzero_prod = expand(graph::make_reduce(Op::reduce_prod, make_where(zero, lit(x, 1), x), n.a), x->shape);
+                    NodePtr nonzero_prod =
+                        expand(graph::make_reduce(Op::reduce_prod, make_where(zero, lit(x, 1), x), n.a), x->shape);
                     NodePtr one_zero = make_where(make_binary(Op::logical_and, zero, cmp(Op::cmp_eq, zeros, lit(x, 1))),
                                                   nonzero_prod, lit(x, 0));
-                    NodePtr others = make_where(cmp(Op::cmp_eq, zeros, lit(x, 0)), div(expand(node, x->shape), x), one_zero);
+                    NodePtr others =
+                        make_where(cmp(Op::cmp_eq, zeros, lit(x, 0)), div(expand(node, x->shape), x), one_zero);
                     out[0] = mul(ge, others);
                     break;
                 }

@@ -106,10 +106,10 @@ public:
 
 // Static facts the scheduler uses to place and shape kernels.
 struct DeviceInfo {
-    std::string name;                 // "host", "tt:0 (emulator, wormhole-n150)"
-    uint64_t compute_flops = 0;       // rough peak, for placement
-    std::vector<uint64_t> max_grid;   // largest launch grid per axis ({} = unbounded)
-    uint64_t local_memory_bytes = 0;  // per core scratch (L1 on Tenstorrent)
+    std::string name;                       // "host", "tt:0 (emulator, wormhole-n150)"
+    uint64_t compute_flops = 0;             // rough peak, for placement
+    std::vector<uint64_t> max_grid;         // largest launch grid per axis ({} = unbounded)
+    uint64_t local_memory_bytes = 0;        // per core scratch (L1 on Tenstorrent)
     bool dtype_supported[kNumDTypes] = {};  // which dtypes the device can compute in
     // How the scheduler fuses for this device (src/schedule/scheduler.hpp):
     // The device computes a value that does not vary along a kernel's last axis once per row
@@ -145,8 +145,8 @@ public:
     // Runs a compiled program. `buffers` follow the kernel's buffer order (inputs, then
     // outputs), `scalars` its scalar parameters. Throws KernelLaunch for an unknown program or
     // mismatched arguments.
-    virtual Event launch(ProgramId program, std::span<const BufferId> buffers,
-                         std::span<const Scalar> scalars, std::span<const Event> wait) = 0;
+    virtual Event launch(ProgramId program, std::span<const BufferId> buffers, std::span<const Scalar> scalars,
+                         std::span<const Event> wait) = 0;
     // Frees a compiled program. Throws KernelLaunch for an unknown id.
     virtual void release(ProgramId program) = 0;
 };

@@ -17,9 +17,18 @@
 namespace zyx {
 
 enum class DType : uint8_t {
-    f64, f32, f16, bf16,
-    i8, i16, i32, i64,
-    u8, u16, u32, u64,
+    f64,
+    f32,
+    f16,
+    bf16,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
     bool_,
 };
 inline constexpr int kNumDTypes = 13;
@@ -27,10 +36,19 @@ inline constexpr int kNumDTypes = 13;
 // Bytes per element (bool is one byte holding 0 or 1).
 constexpr size_t dtype_size(DType t) {
     switch (t) {
-        case DType::f64: case DType::i64: case DType::u64: return 8;
-        case DType::f32: case DType::i32: case DType::u32: return 4;
-        case DType::f16: case DType::bf16: case DType::i16: case DType::u16: return 2;
-        case DType::i8: case DType::u8: case DType::bool_: return 1;
+        case DType::f64:
+        case DType::i64:
+        case DType::u64: return 8;
+        case DType::f32:
+        case DType::i32:
+        case DType::u32: return 4;
+        case DType::f16:
+        case DType::bf16:
+        case DType::i16:
+        case DType::u16: return 2;
+        case DType::i8:
+        case DType::u8:
+        case DType::bool_: return 1;
     }
     return 0;
 }
@@ -52,8 +70,16 @@ bool dtype_from_name(std::string_view name, DType* out);
 
 enum class Rounding : uint8_t { NearestEven, TowardZero, NearestTiesAway };
 
-inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float f32_from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline uint32_t f32_bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+inline float f32_from_bits(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
 
 // bf16 is the upper half of an f32.
 inline float bf16_to_f32(uint16_t h) { return f32_from_bits(uint32_t(h) << 16); }
@@ -91,13 +117,13 @@ inline uint16_t f32_to_f16(float f, Rounding r = Rounding::NearestEven) {
     uint32_t abs = u & 0x7fffffffu;
     if (abs > 0x7f800000u) return uint16_t(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));  // NaN
     if (abs == 0x7f800000u) return uint16_t(sign | 0x7c00u);
-    uint32_t man, shift, base;  // significand, bits to drop from it, f16 exponent field
-    if (abs < 0x38800000u) {    // below the smallest f16 normal (2^-14): f16 subnormal m * 2^-24
+    uint32_t man, shift, base;              // significand, bits to drop from it, f16 exponent field
+    if (abs < 0x38800000u) {                // below the smallest f16 normal (2^-14): f16 subnormal m * 2^-24
         if ((abs >> 23) == 0) return sign;  // zero or f32 denormal: far below f16's range
         int32_t exp = int32_t(abs >> 23) - 127;
         man = (abs & 0x7fffffu) | 0x800000u;
         shift = uint32_t(-(exp + 1));  // >= 14
-        if (shift > 24) return sign;    // below half the smallest subnormal in every mode
+        if (shift > 24) return sign;   // below half the smallest subnormal in every mode
         base = 0;
     } else {
         man = abs & 0x7fffffu;

@@ -49,8 +49,6 @@ std::string with_status(ErrorStatus status, const std::string& message) {
 }  // namespace
 
 Error::Error(ErrorStatus status, const std::string& message)
-    : std::runtime_error(with_status(status, message)),
-      status_(status),
-      message_(message) {}
+    : std::runtime_error(with_status(status, message)), status_(status), message_(message) {}
 
 }  // namespace zyx

@@ -17,8 +17,7 @@ namespace zyx {
 SubprocessResult subprocess_run(const std::vector<std::string>& argv) {
     if (argv.empty()) throw Error(ErrorStatus::InvalidArgument, "subprocess_run: empty argument vector");
     int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0)
-        throw Error(ErrorStatus::Io, std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(ErrorStatus::Io, std::string("pipe: ") + std::strerror(errno));
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -43,7 +42,10 @@ SubprocessResult subprocess_run(const std::vector<std::string>& argv) {
     char buf[4096];
     for (;;) {
         ssize_t n = ::read(fds[0], buf, sizeof buf);
-        if (n > 0) { result.output.append(buf, size_t(n)); continue; }
+        if (n > 0) {
+            result.output.append(buf, size_t(n));
+            continue;
+        }
         if (n < 0 && errno == EINTR) continue;
         break;
     }
@@ -51,8 +53,10 @@ SubprocessResult subprocess_run(const std::vector<std::string>& argv) {
 
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
+    if (WIFEXITED(status))
+        result.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        result.exit_code = 128 + WTERMSIG(status);
     return result;
 }
 

@@ -7,8 +7,8 @@
 namespace zyx {
 
 struct SubprocessResult {
-    int exit_code = -1;   // exit status, or 128+signal when the child was killed by a signal
-    std::string output;   // stdout and stderr, interleaved as the child wrote them
+    int exit_code = -1;  // exit status, or 128+signal when the child was killed by a signal
+    std::string output;  // stdout and stderr, interleaved as the child wrote them
 };
 
 // Runs argv[0] (looked up in PATH when it has no '/') with the given arguments, waits for it and

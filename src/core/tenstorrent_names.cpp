@@ -31,9 +31,14 @@ bool data_format_from_name(std::string_view name, DataFormat* out) {
 
 uint32_t tile_size_bytes(DataFormat f) {
     switch (f) {
-        case DataFormat::Float32: case DataFormat::Int32: case DataFormat::UInt32: return 4096;
-        case DataFormat::Float16: case DataFormat::Float16_b: case DataFormat::UInt16: return 2048;
-        case DataFormat::Bfp8: case DataFormat::Bfp8_b: return 1088;
+        case DataFormat::Float32:
+        case DataFormat::Int32:
+        case DataFormat::UInt32: return 4096;
+        case DataFormat::Float16:
+        case DataFormat::Float16_b:
+        case DataFormat::UInt16: return 2048;
+        case DataFormat::Bfp8:
+        case DataFormat::Bfp8_b: return 1088;
         case DataFormat::UInt8: return 1024;
         case DataFormat::Invalid: break;
     }

@@ -127,22 +127,25 @@ Tensor read_idx(const std::string& path) {
 
     uint8_t head[4];
     size_t got = src.read(head, 4);
-    if (got < 4) bad_file(path, "truncated: " + std::to_string(got) + " bytes" + kind + ", an IDX header has at least 4");
+    if (got < 4)
+        bad_file(path, "truncated: " + std::to_string(got) + " bytes" + kind + ", an IDX header has at least 4");
     if (head[0] != 0 || head[1] != 0)
-        bad_file(path, "wrong magic " + hex_byte(head[0]) + " " + hex_byte(head[1]) + kind +
-                           ": an IDX file starts with two zero bytes (or is gzip-compressed: 0x1F 0x8B)");
+        bad_file(path,
+                 "wrong magic " + hex_byte(head[0]) + " " + hex_byte(head[1]) + kind +
+                     ": an IDX file starts with two zero bytes (or is gzip-compressed: 0x1F 0x8B)");
     IdxType type;
     if (!idx_type(head[2], &type))
-        bad_file(path, "unknown type code " + hex_byte(head[2]) +
-                           " (known: 0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64)");
+        bad_file(path,
+                 "unknown type code " + hex_byte(head[2]) +
+                     " (known: 0x08 u8, 0x09 i8, 0x0B i16, 0x0C i32, 0x0D f32, 0x0E f64)");
     const size_t ndim = head[3];
 
     std::vector<uint8_t> dims(4 * ndim);
     got = src.read(dims.data(), dims.size());
     if (got < dims.size())
-        bad_file(path, "truncated: the header declares " + std::to_string(ndim) + " sizes (" +
-                           std::to_string(dims.size()) + " bytes), the file" + kind + " has " + std::to_string(got) +
-                           " bytes of them");
+        bad_file(path,
+                 "truncated: the header declares " + std::to_string(ndim) + " sizes (" + std::to_string(dims.size()) +
+                     " bytes), the file" + kind + " has " + std::to_string(got) + " bytes of them");
     Shape shape(ndim);
     const uint64_t elem = dtype_size(type.dtype);
     const uint64_t limit = uint64_t(INT64_MAX) / elem;  // every tensor's byte size fits in int64_t
@@ -152,8 +155,10 @@ Tensor read_idx(const std::string& path) {
         const uint8_t* b = &dims[4 * d];
         uint64_t n = (uint64_t(b[0]) << 24) | (uint64_t(b[1]) << 16) | (uint64_t(b[2]) << 8) | uint64_t(b[3]);
         shape[d] = int64_t(n);
-        if (n != 0 && numel > limit / n) overflow = true;
-        else numel *= n;
+        if (n != 0 && numel > limit / n)
+            overflow = true;
+        else
+            numel *= n;
     }
     if (overflow && std::find(shape.begin(), shape.end(), 0) == shape.end())
         bad_file(path, "sizes " + graph::shape_str(shape) + " of " + type.name + " overflow: more than 2^63 - 1 bytes");
@@ -172,15 +177,17 @@ Tensor read_idx(const std::string& path) {
         if (n < step) break;
     }
     if (have < want)
-        bad_file(path, "truncated: sizes " + graph::shape_str(shape) + " of " + type.name + " need " + std::to_string(want) +
-                           " data bytes, the file" + kind + " has " + std::to_string(have));
+        bad_file(path,
+                 "truncated: sizes " + graph::shape_str(shape) + " of " + type.name + " need " + std::to_string(want) +
+                     " data bytes, the file" + kind + " has " + std::to_string(have));
     uint8_t extra[4096];
     size_t more = 0;
     for (size_t n; (n = src.read(extra, sizeof extra)) > 0;) more += n;
     if (more > 0)
-        bad_file(path, "sizes " + graph::shape_str(shape) + " of " + type.name + " need " + std::to_string(want) +
-                           " data bytes, the file" + kind + " has " + std::to_string(want + more) +
-                           " (the sizes do not match the data length)");
+        bad_file(path,
+                 "sizes " + graph::shape_str(shape) + " of " + type.name + " need " + std::to_string(want) +
+                     " data bytes, the file" + kind + " has " + std::to_string(want + more) +
+                     " (the sizes do not match the data length)");
 
     swap_bytes(data.data(), data.size(), size_t(elem));
     Tensor t = from_bytes(data.data(), data.size(), shape, type.dtype);
@@ -207,18 +214,19 @@ std::string find_file(const std::string& dir, const std::string& name) {
         fs::path p = fs::path(dir) / candidate;
         if (fs::is_regular_file(p, ec)) return p.string();
     }
-    throw Error(ErrorStatus::Io, "load_fashion_mnist: no " + name + " or " + name + ".gz in " + dir +
-                                     ": install the Debian package dataset-fashion-mnist (scripts/setup does) or "
-                                     "set ZYX_FASHION_MNIST_DIR to a directory holding the Fashion-MNIST IDX files");
+    throw Error(ErrorStatus::Io,
+                "load_fashion_mnist: no " + name + " or " + name + ".gz in " + dir +
+                    ": install the Debian package dataset-fashion-mnist (scripts/setup does) or "
+                    "set ZYX_FASHION_MNIST_DIR to a directory holding the Fashion-MNIST IDX files");
 }
 
 void expect_layout(const Tensor& t, const std::string& path, bool images) {
     const Shape& s = t.shape();
     bool ok = t.dtype() == DType::u8 && (images ? s.size() == 3 && s[1] == 28 && s[2] == 28 : s.size() == 1);
     if (!ok)
-        throw Error(ErrorStatus::InvalidArgument, "load_fashion_mnist: " + path + ": holds " +
-                                                      std::string(dtype_name(t.dtype())) + " " + graph::shape_str(s) +
-                                                      (images ? ", expected u8 images [N,28,28]" : ", expected u8 labels [N]"));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "load_fashion_mnist: " + path + ": holds " + std::string(dtype_name(t.dtype())) + " " +
+                        graph::shape_str(s) + (images ? ", expected u8 images [N,28,28]" : ", expected u8 labels [N]"));
 }
 
 void load_pair(const std::string& dir, const std::string& prefix, Tensor* images, Tensor* labels) {
@@ -229,9 +237,9 @@ void load_pair(const std::string& dir, const std::string& prefix, Tensor* images
     *labels = read_idx(lpath);
     expect_layout(*labels, lpath, false);
     if (images->size(0) != labels->size(0))
-        throw Error(ErrorStatus::InvalidArgument, "load_fashion_mnist: " + ipath + " holds " +
-                                                      std::to_string(images->size(0)) + " images but " + lpath +
-                                                      " holds " + std::to_string(labels->size(0)) + " labels");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "load_fashion_mnist: " + ipath + " holds " + std::to_string(images->size(0)) + " images but " +
+                        lpath + " holds " + std::to_string(labels->size(0)) + " labels");
 }
 
 }  // namespace
@@ -240,8 +248,8 @@ FashionMnist load_fashion_mnist(const std::string& dir) {
     const std::string where = fashion_mnist_dir(dir);
     FashionMnist out;
     // Find all four first, so a missing dataset is reported before anything large is read.
-    for (const char* name : {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
-                             "t10k-labels-idx1-ubyte"})
+    for (const char* name :
+         {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
         find_file(where, name);
     load_pair(where, "train", &out.train_images, &out.train_labels);
     load_pair(where, "t10k", &out.test_images, &out.test_labels);

@@ -11,9 +11,7 @@
 namespace zyx::data {
 namespace {
 
-[[noreturn]] void invalid(const std::string& what) {
-    throw Error(ErrorStatus::InvalidArgument, "DataLoader: " + what);
-}
+[[noreturn]] void invalid(const std::string& what) { throw Error(ErrorStatus::InvalidArgument, "DataLoader: " + what); }
 
 // The tensor's elements as little-endian bytes of its own dtype, into dst (numel · dtype_size bytes).
 void read_bytes(const Tensor& t, uint8_t* dst) {
@@ -77,9 +75,7 @@ DataLoader::DataLoader(const std::vector<Tensor>& tensors, int64_t batch_size, b
     }
 }
 
-int64_t DataLoader::size() const {
-    return drop_last_ ? rows_ / batch_size_ : (rows_ + batch_size_ - 1) / batch_size_;
-}
+int64_t DataLoader::size() const { return drop_last_ ? rows_ / batch_size_ : (rows_ + batch_size_ - 1) / batch_size_; }
 
 void DataLoader::start_epoch() {
     if (shuffle_) {
@@ -108,7 +104,8 @@ std::optional<std::vector<Tensor>> DataLoader::next() {
         shape[0] = count;
         const size_t bytes = size_t(count) * in.row_bytes;
         if (!shuffle_) {  // rows first … first + count − 1 are contiguous already
-            batch.push_back(from_bytes(in.bytes.data() + size_t(first) * in.row_bytes, bytes, shape, in.dtype, device_));
+            batch.push_back(
+                from_bytes(in.bytes.data() + size_t(first) * in.row_bytes, bytes, shape, in.dtype, device_));
             continue;
         }
         scratch_.resize(bytes);

@@ -13,16 +13,15 @@ namespace {
 
 std::atomic<uint64_t> g_next_id{1};
 
-[[noreturn]] void internal(const std::string& what) {
-    throw Error(ErrorStatus::Internal, "graph: " + what);
-}
+[[noreturn]] void internal(const std::string& what) { throw Error(ErrorStatus::Internal, "graph: " + what); }
 
 NodePtr new_node(OpKind kind, DType dtype, Shape shape, Device device) {
     if (!shape_fits(shape, dtype))
-        throw Error(ErrorStatus::InvalidArgument, std::string(op_kind_name(kind)) + ": shape " + shape_str(shape) +
-                                                      " of " + std::string(dtype_name(dtype)) +
-                                                      " does not fit in 64 bits (negative size, or more than 2^63 "
-                                                      "bytes)");
+        throw Error(ErrorStatus::InvalidArgument,
+                    std::string(op_kind_name(kind)) + ": shape " + shape_str(shape) + " of " +
+                        std::string(dtype_name(dtype)) +
+                        " does not fit in 64 bits (negative size, or more than 2^63 "
+                        "bytes)");
     auto n = std::make_shared<Node>();
     n->kind = kind;
     n->dtype = dtype;
@@ -123,8 +122,8 @@ int64_t Node::numel() const { return shape_numel(shape); }
 
 std::string Node::label() const {
     std::string name = (kind == OpKind::unary || kind == OpKind::binary || kind == OpKind::reduce)
-                           ? std::string(kernel::op_name(op))
-                           : std::string(op_kind_name(kind));
+        ? std::string(kernel::op_name(op))
+        : std::string(op_kind_name(kind));
     return name + "#" + std::to_string(id) + " " + std::string(dtype_name(dtype)) + " " + shape_str(shape);
 }
 
@@ -160,7 +159,7 @@ void mark_realized(Node& n, std::shared_ptr<Buffer> buffer) {
     n.realized_inputs.reserve(n.inputs.size());
     for (const NodePtr& in : n.inputs) n.realized_inputs.push_back(InputRecord{in, in->id, in->dtype, in->shape});
     if (n.requires_grad) n.tape = n.inputs;  // backward needs them (and their values)
-    n.inputs.clear();  // the graph behind it may be freed (Node's destructor is iterative)
+    n.inputs.clear();                        // the graph behind it may be freed (Node's destructor is iterative)
 }
 
 NodePtr make_buffer(std::shared_ptr<Buffer> buffer, DType dtype, const Shape& shape) {
@@ -257,7 +256,8 @@ NodePtr make_permute(const NodePtr& x, const std::vector<int64_t>& axes) {
 NodePtr make_expand(const NodePtr& x, const Shape& shape) {
     check_rank(x, shape.size(), "expand");
     for (size_t d = 0; d < shape.size(); ++d)
-        if (x->shape[d] != shape[d] && x->shape[d] != 1) internal("expand of " + x->label() + " to " + shape_str(shape));
+        if (x->shape[d] != shape[d] && x->shape[d] != 1)
+            internal("expand of " + x->label() + " to " + shape_str(shape));
     NodePtr n = unary_like(OpKind::expand, x, shape);
     n->a = shape;
     return tracked(std::move(n));
@@ -317,7 +317,7 @@ Shape window_shape(const Shape& in, int64_t axis, int64_t kh, int64_t kw, int64_
                    int64_t dw) {
     auto out_len = [](int64_t n, int64_t k, int64_t s, int64_t d) {
         if (n == 0 || k - 1 > (n - 1) / d) return int64_t(0);  // the window is longer than the axis
-        int64_t span = d * (k - 1) + 1;                         // <= n: no overflow
+        int64_t span = d * (k - 1) + 1;                        // <= n: no overflow
         return (n - span) / s + 1;
     };
     Shape s(in.begin(), in.begin() + axis);

@@ -55,28 +55,28 @@ std::recursive_mutex& runtime_mutex();
 // expands for broadcasting), movement nodes only re-index their one input.
 enum class OpKind : uint8_t {
     // ---- leaves ------------------------------------------------------------------------------------
-    buffer,      // values already in a memory pool (uploaded data, random numbers)
-    constant,    // one value (raw bits in `bits`) at every position of `shape`
-    arange,      // 1-D: start + step·i, start/step as raw bits of `dtype` in bits / bits2
+    buffer,    // values already in a memory pool (uploaded data, random numbers)
+    constant,  // one value (raw bits in `bits`) at every position of `shape`
+    arange,    // 1-D: start + step·i, start/step as raw bits of `dtype` in bits / bits2
     // ---- elementwise -------------------------------------------------------------------------------
-    unary,       // op(x), op is a unary kernel::Op
-    binary,      // op(x, y), op is a binary kernel::Op; x and y share a dtype
-    where,       // x ? y : z; x bool, y and z share the result dtype
-    cast,        // value conversion of x to `dtype`
-    bitcast,     // bit reinterpretation of x as `dtype`
+    unary,    // op(x), op is a unary kernel::Op
+    binary,   // op(x, y), op is a binary kernel::Op; x and y share a dtype
+    where,    // x ? y : z; x bool, y and z share the result dtype
+    cast,     // value conversion of x to `dtype`
+    bitcast,  // bit reinterpretation of x as `dtype`
     // ---- reduce -------------------------------------------------------------------------------------
-    reduce,      // op (reduce_*) over the axes in `a` (sorted); reduced axes keep size 1
+    reduce,  // op (reduce_*) over the axes in `a` (sorted); reduced axes keep size 1
     // ---- movement (views; `a`, `b` hold the arguments) ----------------------------------------------
-    reshape,     // a = new shape
-    permute,     // a = axes (new axis d = old axis a[d])
-    expand,      // a = new shape (size-1 axes stretch; same rank)
-    pad,         // a = before, b = after (>= 0); padding reads `bits` (raw, dtype)
-    shrink,      // a = begin, b = end (0 <= begin <= end <= size)
-    flip,        // a = axes
-    stride,      // a = steps (>= 1)
-    window,      // sliding 2-D windows, a = {axis, kh, kw, sh, sw, dh, dw}:
-                 //   [.., H, W, ..] → [.., OH, OW, KH, KW, ..], element (oh,ow,kh,kw) =
-                 //   x[oh·sh + kh·dh, ow·sw + kw·dw], OH = (H − dh·(kh−1) − 1)/sh + 1
+    reshape,  // a = new shape
+    permute,  // a = axes (new axis d = old axis a[d])
+    expand,   // a = new shape (size-1 axes stretch; same rank)
+    pad,      // a = before, b = after (>= 0); padding reads `bits` (raw, dtype)
+    shrink,   // a = begin, b = end (0 <= begin <= end <= size)
+    flip,     // a = axes
+    stride,   // a = steps (>= 1)
+    window,   // sliding 2-D windows, a = {axis, kh, kw, sh, sw, dh, dw}:
+              //   [.., H, W, ..] → [.., OH, OW, KH, KW, ..], element (oh,ow,kh,kw) =
+              //   x[oh·sh + kh·dh, ow·sw + kw·dw], OH = (H − dh·(kh−1) − 1)/sh + 1
     // ---- materialisation -----------------------------------------------------------------------------
     contiguous,  // the values of x in a buffer of their own
     copy,        // the values of x (on another device) on `device`
@@ -94,7 +94,7 @@ struct Buffer {
     Device device;
     backend::MemoryPool* pool = nullptr;
     uint32_t id = 0;
-    uint64_t bytes = 0;           // pool->tensor_bytes(dtype, shape)
+    uint64_t bytes = 0;  // pool->tensor_bytes(dtype, shape)
     DType dtype = DType::f32;
     std::vector<int64_t> shape;
     // Tiled pools: the padding of the tiles holds zeros (data written from the host, and copies
@@ -125,9 +125,9 @@ struct Node {
     Shape shape;
     Device device;
     std::vector<NodePtr> inputs;
-    std::vector<int64_t> a, b;  // movement and reduce arguments (see OpKind)
-    uint64_t bits = 0;          // constant value / arange start / pad value (raw bits of dtype)
-    uint64_t bits2 = 0;         // arange step
+    std::vector<int64_t> a, b;   // movement and reduce arguments (see OpKind)
+    uint64_t bits = 0;           // constant value / arange start / pad value (raw bits of dtype)
+    uint64_t bits2 = 0;          // arange step
     bool launch_scalar = false;  // constant: pass as a kernel scalar argument (user values)
     uint64_t id = 0;             // unique, increasing; names the node in logs
 

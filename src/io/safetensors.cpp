@@ -36,14 +36,12 @@ struct FormatDType {
     DType dtype;
 };
 constexpr FormatDType kDTypes[] = {
-    {"F64", DType::f64}, {"F32", DType::f32}, {"F16", DType::f16}, {"BF16", DType::bf16},
-    {"I64", DType::i64}, {"I32", DType::i32}, {"I16", DType::i16}, {"I8", DType::i8},
-    {"U64", DType::u64}, {"U32", DType::u32}, {"U16", DType::u16}, {"U8", DType::u8},
-    {"BOOL", DType::bool_},
+    {"F64", DType::f64}, {"F32", DType::f32}, {"F16", DType::f16},    {"BF16", DType::bf16}, {"I64", DType::i64},
+    {"I32", DType::i32}, {"I16", DType::i16}, {"I8", DType::i8},      {"U64", DType::u64},   {"U32", DType::u32},
+    {"U16", DType::u16}, {"U8", DType::u8},   {"BOOL", DType::bool_},
 };
 // Dtypes of the format that zyx has no DType for.
-constexpr std::string_view kUnsupportedDTypes[] = {"F8_E4M3", "F8_E5M2", "F8_E8M0", "F6_E2M3",
-                                                  "F6_E3M2", "F4",      "C64"};
+constexpr std::string_view kUnsupportedDTypes[] = {"F8_E4M3", "F8_E5M2", "F8_E8M0", "F6_E2M3", "F6_E3M2", "F4", "C64"};
 
 // The format's name of `t`; empty when it has none.
 std::string_view format_name(DType t) {
@@ -85,9 +83,7 @@ bool valid_utf8(const std::string& s) {
     try {
         (void)json(s).dump();
         return true;
-    } catch (const json::type_error&) {
-        return false;
-    }
+    } catch (const json::type_error&) { return false; }
 }
 
 // ---- reading ---------------------------------------------------------------------------------------
@@ -123,8 +119,12 @@ public:
             size_t chunk = size_t(std::min<uint64_t>(n, uint64_t(1) << 30));
             ssize_t got = ::pread(fd_, out, chunk, off_t(offset));
             if (got < 0 && errno == EINTR) continue;
-            if (got < 0) fail(ErrorStatus::Io, fn_, path_, "read failed at byte " + std::to_string(offset) + ": " + errno_text(errno));
-            if (got == 0) fail(ErrorStatus::Io, fn_, path_, "unexpected end of file at byte " + std::to_string(offset) + " (did it change while being read?)");
+            if (got < 0)
+                fail(ErrorStatus::Io, fn_, path_,
+                     "read failed at byte " + std::to_string(offset) + ": " + errno_text(errno));
+            if (got == 0)
+                fail(ErrorStatus::Io, fn_, path_,
+                     "unexpected end of file at byte " + std::to_string(offset) + " (did it change while being read?)");
             out += got;
             offset += uint64_t(got);
             n -= uint64_t(got);
@@ -146,7 +146,7 @@ struct Entry {
 };
 
 struct Header {
-    uint64_t data_start = 0;  // file offset of the data buffer
+    uint64_t data_start = 0;     // file offset of the data buffer
     std::vector<Entry> entries;  // in load order
     std::map<std::string, std::string> metadata;
 };
@@ -158,14 +158,18 @@ void check_nesting(const std::string& text, const char* fn, const std::string& p
     bool in_string = false, escaped = false;
     for (char c : text) {
         if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '{' || c == '[') {
             if (++depth > kMaxNesting)
-                fail(ErrorStatus::InvalidArgument, fn, path, "header nests deeper than " + std::to_string(kMaxNesting) + " levels");
+                fail(ErrorStatus::InvalidArgument, fn, path,
+                     "header nests deeper than " + std::to_string(kMaxNesting) + " levels");
         } else if (c == '}' || c == ']') {
             --depth;
         }
@@ -196,7 +200,8 @@ json parse_header(const std::string& text, const char* fn, const std::string& pa
     } catch (const json::exception& e) {
         fail(ErrorStatus::InvalidArgument, fn, path, std::string("header is not valid JSON: ") + e.what());
     }
-    if (!h.is_object()) fail(ErrorStatus::InvalidArgument, fn, path, "header is " + json_type(h) + ", not a JSON object");
+    if (!h.is_object())
+        fail(ErrorStatus::InvalidArgument, fn, path, "header is " + json_type(h) + ", not a JSON object");
     if (!repeated.empty()) fail(ErrorStatus::InvalidArgument, fn, path, "header repeats the key '" + repeated + "'");
     return h;
 }
@@ -216,9 +221,11 @@ Entry parse_entry(const std::string& name, const json& v, const char* fn, const 
     const json& dtype = field("dtype");
     if (!dtype.is_string()) bad("\"dtype\" is " + json_type(dtype) + ", not a string");
     const std::string& dname = dtype.get_ref<const std::string&>();
-    auto known = std::find_if(std::begin(kDTypes), std::end(kDTypes), [&](const FormatDType& d) { return d.name == dname; });
+    auto known =
+        std::find_if(std::begin(kDTypes), std::end(kDTypes), [&](const FormatDType& d) { return d.name == dname; });
     if (known == std::end(kDTypes)) {
-        if (std::find(std::begin(kUnsupportedDTypes), std::end(kUnsupportedDTypes), dname) != std::end(kUnsupportedDTypes))
+        if (std::find(std::begin(kUnsupportedDTypes), std::end(kUnsupportedDTypes), dname) !=
+            std::end(kUnsupportedDTypes))
             fail(ErrorStatus::Unsupported, fn, path, who + "dtype " + dname + " is not supported by zyx");
         bad("unknown dtype '" + dname + "' (known: " + known_dtypes() + ")");
     }
@@ -240,13 +247,15 @@ Entry parse_entry(const std::string& name, const json& v, const char* fn, const 
     if (!offsets.is_array() || offsets.size() != 2)
         bad("\"data_offsets\" is " + (offsets.is_array() ? offsets.dump() : json_type(offsets)) + ", not [begin, end]");
     for (const json& o : offsets)
-        if (!o.is_number_unsigned()) bad("\"data_offsets\" " + offsets.dump() + " holds " + (o.is_number_integer() ? "a negative integer" : json_type(o)) + ", not a non-negative integer");
+        if (!o.is_number_unsigned())
+            bad("\"data_offsets\" " + offsets.dump() + " holds " +
+                (o.is_number_integer() ? "a negative integer" : json_type(o)) + ", not a non-negative integer");
     e.begin = offsets[0].get<uint64_t>();
     e.end = offsets[1].get<uint64_t>();
     if (e.begin > e.end) bad("\"data_offsets\" " + offsets.dump() + ": begin is after end");
     if (e.end - e.begin != uint64_t(bytes))
-        bad("\"data_offsets\" " + offsets.dump() + " hold " + std::to_string(e.end - e.begin) + " bytes, " + dname + " " +
-            graph::shape_str(e.shape) + " needs " + std::to_string(bytes));
+        bad("\"data_offsets\" " + offsets.dump() + " hold " + std::to_string(e.end - e.begin) + " bytes, " + dname +
+            " " + graph::shape_str(e.shape) + " needs " + std::to_string(bytes));
     return e;
 }
 
@@ -259,9 +268,11 @@ Header read_header(const InFile& f, const char* fn, const std::string& path) {
     uint64_t n = 0;
     for (int i = 7; i >= 0; --i) n = (n << 8) | len[i];
     if (n > kMaxHeaderBytes)
-        bad("header length " + std::to_string(n) + " is above the limit of " + std::to_string(kMaxHeaderBytes) + " bytes");
+        bad("header length " + std::to_string(n) + " is above the limit of " + std::to_string(kMaxHeaderBytes) +
+            " bytes");
     if (n > f.size() - 8)
-        bad("header length " + std::to_string(n) + " runs past the end of the file (" + std::to_string(f.size()) + " bytes)");
+        bad("header length " + std::to_string(n) + " runs past the end of the file (" + std::to_string(f.size()) +
+            " bytes)");
     std::string text(size_t(n), '\0');
     f.read(8, text.data(), n);
     json h = parse_header(text, fn, path);
@@ -274,7 +285,8 @@ Header read_header(const InFile& f, const char* fn, const std::string& path) {
             if (value.is_null()) continue;
             if (!value.is_object()) bad("\"__metadata__\" is " + json_type(value) + ", not an object of strings");
             for (const auto& [k, v] : value.items()) {
-                if (!v.is_string()) bad("\"__metadata__\" value of key '" + k + "' is " + json_type(v) + ", not a string");
+                if (!v.is_string())
+                    bad("\"__metadata__\" value of key '" + k + "' is " + json_type(v) + ", not a string");
                 out.metadata.emplace(k, v.get<std::string>());
             }
             continue;
@@ -295,15 +307,17 @@ Header read_header(const InFile& f, const char* fn, const std::string& path) {
     for (const Entry& e : out.entries) {
         auto range = [](const Entry& x) { return "[" + std::to_string(x.begin) + ", " + std::to_string(x.end) + ")"; };
         if (e.begin < covered)
-            bad(tensor_label(e.name) + " at bytes " + range(e) + " overlaps " + tensor_label(previous->name) + " at bytes " + range(*previous));
+            bad(tensor_label(e.name) + " at bytes " + range(e) + " overlaps " + tensor_label(previous->name) +
+                " at bytes " + range(*previous));
         if (e.begin > covered)
-            bad("data bytes [" + std::to_string(covered) + ", " + std::to_string(e.begin) + ") before " + tensor_label(e.name) +
-                " belong to no tensor (a gap)");
+            bad("data bytes [" + std::to_string(covered) + ", " + std::to_string(e.begin) + ") before " +
+                tensor_label(e.name) + " belong to no tensor (a gap)");
         covered = e.end;
         previous = &e;
     }
     if (covered != data_size)
-        bad("data bytes [" + std::to_string(covered) + ", " + std::to_string(data_size) + ") after the last tensor belong to no tensor");
+        bad("data bytes [" + std::to_string(covered) + ", " + std::to_string(data_size) +
+            ") after the last tensor belong to no tensor");
     return out;
 }
 
@@ -320,12 +334,14 @@ std::vector<uint8_t> tensor_bytes(const Tensor& t) {
     switch (t.dtype()) {
         case DType::f64: read_into<double>(t, out); break;
         case DType::f32: read_into<float>(t, out); break;
-        case DType::f16: case DType::bf16: read_into<uint16_t>(t.bitcast(DType::u16), out); break;
+        case DType::f16:
+        case DType::bf16: read_into<uint16_t>(t.bitcast(DType::u16), out); break;
         case DType::i8: read_into<int8_t>(t, out); break;
         case DType::i16: read_into<int16_t>(t, out); break;
         case DType::i32: read_into<int32_t>(t, out); break;
         case DType::i64: read_into<int64_t>(t, out); break;
-        case DType::u8: case DType::bool_: read_into<uint8_t>(t, out); break;
+        case DType::u8:
+        case DType::bool_: read_into<uint8_t>(t, out); break;
         case DType::u16: read_into<uint16_t>(t, out); break;
         case DType::u32: read_into<uint32_t>(t, out); break;
         case DType::u64: read_into<uint64_t>(t, out); break;
@@ -367,15 +383,18 @@ void save_safetensors(const std::string& path, const std::vector<std::pair<std::
     for (size_t i = 0; i < tensors.size(); ++i) {
         const auto& [name, t] = tensors[i];
         if (name.empty()) bad("tensor " + std::to_string(i) + " has an empty name");
-        if (name == kMetadataKey) bad("tensor " + std::to_string(i) + " is named '__metadata__', which the format reserves for metadata");
+        if (name == kMetadataKey)
+            bad("tensor " + std::to_string(i) + " is named '__metadata__', which the format reserves for metadata");
         if (!names.insert(name).second) bad(tensor_label(name) + " is given twice");
         if (!valid_utf8(name)) bad(tensor_label(name) + ": the name is not valid UTF-8");
         if (!t.defined()) bad(tensor_label(name) + " is undefined");
         std::string_view dname = format_name(t.dtype());
-        if (dname.empty()) bad(tensor_label(name) + ": dtype " + std::string(dtype_name(t.dtype())) + " has no safetensors name");
+        if (dname.empty())
+            bad(tensor_label(name) + ": dtype " + std::string(dtype_name(t.dtype())) + " has no safetensors name");
         uint64_t bytes = uint64_t(t.numel()) * dtype_size(t.dtype());
         uint64_t end;
-        if (__builtin_add_overflow(offset, bytes, &end)) bad("the tensors up to " + tensor_label(name) + " hold more than 2^64 - 1 bytes");
+        if (__builtin_add_overflow(offset, bytes, &end))
+            bad("the tensors up to " + tensor_label(name) + " hold more than 2^64 - 1 bytes");
         json e = json::object();
         e["dtype"] = std::string(dname);
         e["shape"] = t.shape();
@@ -386,8 +405,8 @@ void save_safetensors(const std::string& path, const std::vector<std::pair<std::
     std::string text = h.dump();
     text.append((8 - text.size() % 8) % 8, ' ');
     if (text.size() > kMaxHeaderBytes)
-        bad("header of " + std::to_string(text.size()) + " bytes is above the limit of " + std::to_string(kMaxHeaderBytes) +
-            " bytes that readers enforce");
+        bad("header of " + std::to_string(text.size()) + " bytes is above the limit of " +
+            std::to_string(kMaxHeaderBytes) + " bytes that readers enforce");
 
     const std::string tmp = path + ".tmp";
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

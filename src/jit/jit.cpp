@@ -39,9 +39,7 @@ const std::string& compiler_identity(const std::string& compiler) {
     try {
         auto r = subprocess_run({compiler, "--version"});
         id = r.output.substr(0, r.output.find('\n'));
-    } catch (const Error&) {
-        id = "unavailable";
-    }
+    } catch (const Error&) { id = "unavailable"; }
     return ids.emplace(compiler, id).first->second;
 }
 
@@ -67,8 +65,10 @@ std::string content_hash(std::string_view data) {
         b = (b ^ c) * 0x00000100000001b3ull ^ (b >> 29);
     }
     auto mix = [](uint64_t x) {
-        x ^= x >> 33; x *= 0xff51afd7ed558ccdull;
-        x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull;
+        x ^= x >> 33;
+        x *= 0xff51afd7ed558ccdull;
+        x ^= x >> 33;
+        x *= 0xc4ceb9fe1a85ec53ull;
         return x ^ (x >> 33);
     };
     char out[33];
@@ -79,10 +79,14 @@ std::string content_hash(std::string_view data) {
 
 fs::path cache_root() {
     fs::path root;
-    if (const char* d = std::getenv("ZYX_CACHE_DIR"); d && *d) root = d;
-    else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x && x[0] == '/') root = fs::path(x) / "zyx";
-    else if (const char* h = std::getenv("HOME"); h && *h) root = fs::path(h) / ".cache" / "zyx";
-    else root = fs::temp_directory_path() / ("zyx-cache-" + std::to_string(::getuid()));
+    if (const char* d = std::getenv("ZYX_CACHE_DIR"); d && *d)
+        root = d;
+    else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x && x[0] == '/')
+        root = fs::path(x) / "zyx";
+    else if (const char* h = std::getenv("HOME"); h && *h)
+        root = fs::path(h) / ".cache" / "zyx";
+    else
+        root = fs::temp_directory_path() / ("zyx-cache-" + std::to_string(::getuid()));
     return root;
 }
 
@@ -140,8 +144,8 @@ fs::path compile_shared(std::string_view source, const CompileOptions& opts) {
         if (r.exit_code != 0) {
             fs::remove(tmp, ec);
             throw Error(ErrorStatus::KernelCompilation,
-                        "compiling " + opts.name + " failed (exit " + std::to_string(r.exit_code) +
-                            ", source " + src.string() + "):\n" + r.output);
+                        "compiling " + opts.name + " failed (exit " + std::to_string(r.exit_code) + ", source " +
+                            src.string() + "):\n" + r.output);
         }
         fs::rename(tmp, so, ec);
         if (ec) throw Error(ErrorStatus::Io, "cannot move " + tmp.string() + " into the cache: " + ec.message());

@@ -17,12 +17,12 @@
 namespace zyx::jit {
 
 struct CompileOptions {
-    std::string kind = "misc";        // cache subfolder, e.g. "emu" or "host"
-    std::string name = "kernel";      // shown in error messages and logs
-    std::vector<std::string> flags;   // compiler flags: -O2, -I…, -D…, -include …
+    std::string kind = "misc";            // cache subfolder, e.g. "emu" or "host"
+    std::string name = "kernel";          // shown in error messages and logs
+    std::vector<std::string> flags;       // compiler flags: -O2, -I…, -D…, -include …
     std::vector<std::string> link_flags;  // after the source: -L…, -l…
-    std::string salt;                 // anything else that changes the output (header digest)
-    std::string compiler;             // empty: $ZYX_CXX, else "c++"
+    std::string salt;                     // anything else that changes the output (header digest)
+    std::string compiler;                 // empty: $ZYX_CXX, else "c++"
 };
 
 // Returns the path of a shared object built from `source`, compiling it on a cache miss.

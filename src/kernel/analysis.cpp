@@ -47,7 +47,8 @@ std::vector<uint32_t> use_counts(const Kernel& k) {
 uint64_t view_varying_axes(const View& v) {
     const ViewLayer& top = v.layers.back();
     if (top.shape.size() > 64)
-        throw Error(ErrorStatus::InvalidArgument, "view_varying_axes: view " + view_string(v) + " has more than 64 axes");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "view_varying_axes: view " + view_string(v) + " has more than 64 axes");
     uint64_t axes = 0;
     for (size_t d = 0; d < top.shape.size(); ++d) {
         if (top.shape[d] <= 1) continue;
@@ -96,9 +97,11 @@ uint64_t reduce_identity_bits(Op reduce, DType t) {
     switch (reduce) {
         case Op::reduce_sum: return bits_from_int(t, 0);
         case Op::reduce_prod: return bits_from_int(t, 1);
-        case Op::reduce_max: case Op::reduce_min: break;
+        case Op::reduce_max:
+        case Op::reduce_min: break;
         default:
-            throw Error(ErrorStatus::Internal, "reduce_identity_bits: " + std::string(op_name(reduce)) + " is not a reduce");
+            throw Error(ErrorStatus::Internal,
+                        "reduce_identity_bits: " + std::string(op_name(reduce)) + " is not a reduce");
     }
     bool is_max = reduce == Op::reduce_max;
     if (dtype_is_float(t)) return bits_from_double(t, is_max ? -INFINITY : INFINITY);

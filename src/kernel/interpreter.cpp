@@ -15,22 +15,27 @@
 namespace zyx::kernel {
 namespace {
 
-template <class T> T as(uint64_t raw) {
+template <class T>
+T as(uint64_t raw) {
     T t;
     std::memcpy(&t, &raw, sizeof(T));
     return t;
 }
-template <class T> uint64_t raw_of(T t) {
+template <class T>
+uint64_t raw_of(T t) {
     uint64_t raw = 0;
     std::memcpy(&raw, &t, sizeof(T));
     return raw;
 }
 
 // Calls f(T{}) with T the carrier type of dtype t.
-template <class F> auto dispatch(DType t, F&& f) {
+template <class F>
+auto dispatch(DType t, F&& f) {
     switch (t) {
         case DType::f64: return f(double{});
-        case DType::f32: case DType::f16: case DType::bf16: return f(float{});
+        case DType::f32:
+        case DType::f16:
+        case DType::bf16: return f(float{});
         case DType::i8: return f(int8_t{});
         case DType::i16: return f(int16_t{});
         case DType::i32: return f(int32_t{});
@@ -45,7 +50,8 @@ template <class F> auto dispatch(DType t, F&& f) {
 }
 
 // Unsigned type wide enough that arithmetic on it never promotes to a signed int.
-template <class T> using Wide = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+template <class T>
+using Wide = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
 
 // ---- memory bits <-> carrier ---------------------------------------------------------------------
 
@@ -97,7 +103,8 @@ uint64_t read_bits(DType t, const uint8_t* base, int64_t element) {
 // ---- conversions -------------------------------------------------------------------------------
 
 // Value conversion of x to carrier T for dtype `to` (the cast rules of interpreter.hpp).
-template <class T, class F> T convert(F x, DType to) {
+template <class T, class F>
+T convert(F x, DType to) {
     if constexpr (std::is_same_v<T, bool>) {
         return x != F(0);
     } else if constexpr (std::is_floating_point_v<T>) {
@@ -131,7 +138,8 @@ uint64_t cast_raw(DType from, DType to, uint64_t raw) {
 
 // ---- ops ---------------------------------------------------------------------------------------
 
-template <class T> T unary_op(Op op, T x) {
+template <class T>
+T unary_op(Op op, T x) {
     if constexpr (std::is_floating_point_v<T>) {
         switch (op) {
             case Op::neg: return -x;
@@ -161,7 +169,9 @@ template <class T> T unary_op(Op op, T x) {
         using W = Wide<T>;
         switch (op) {
             case Op::neg: return T(W(0) - W(x));
-            case Op::floor: case Op::ceil: case Op::round: return x;
+            case Op::floor:
+            case Op::ceil:
+            case Op::round: return x;
             case Op::bit_not: return T(~W(x));
             default: break;
         }
@@ -174,16 +184,19 @@ template <class T> T unary_op(Op op, T x) {
             }
         } else {
             switch (op) {
-                case Op::relu: case Op::abs: return x;
+                case Op::relu:
+                case Op::abs: return x;
                 case Op::sign: return x > 0 ? T(1) : T(0);
                 default: break;
             }
         }
     }
-    throw Error(ErrorStatus::Internal, "interpreter: unary " + std::string(op_name(op)) + " reached an unsupported dtype");
+    throw Error(ErrorStatus::Internal,
+                "interpreter: unary " + std::string(op_name(op)) + " reached an unsupported dtype");
 }
 
-template <class T> T int_pow(T b, T e) {
+template <class T>
+T int_pow(T b, T e) {
     if constexpr (std::is_signed_v<T>) {
         if (e < 0) return b == 1 ? T(1) : b == -1 ? ((e & 1) ? T(-1) : T(1)) : T(0);
     }
@@ -199,11 +212,14 @@ template <class T> T int_pow(T b, T e) {
 }
 
 // Binary ops whose result has the operand dtype.
-template <class T> T binary_op(Op op, T a, T b) {
+template <class T>
+T binary_op(Op op, T a, T b) {
     if constexpr (std::is_same_v<T, bool>) {
         switch (op) {
-            case Op::max: case Op::bit_or: return a || b;
-            case Op::min: case Op::bit_and: return a && b;
+            case Op::max:
+            case Op::bit_or: return a || b;
+            case Op::min:
+            case Op::bit_and: return a && b;
             case Op::bit_xor: return a != b;
             default: break;
         }
@@ -255,11 +271,13 @@ template <class T> T binary_op(Op op, T a, T b) {
             default: break;
         }
     }
-    throw Error(ErrorStatus::Internal, "interpreter: binary " + std::string(op_name(op)) + " reached an unsupported dtype");
+    throw Error(ErrorStatus::Internal,
+                "interpreter: binary " + std::string(op_name(op)) + " reached an unsupported dtype");
 }
 
 // Binary ops whose result is bool.
-template <class T> bool predicate_op(Op op, T a, T b) {
+template <class T>
+bool predicate_op(Op op, T a, T b) {
     switch (op) {
         case Op::cmp_lt: return a < b;
         case Op::cmp_le: return a <= b;
@@ -373,12 +391,13 @@ void interpret(const Kernel& k, std::span<const BufferRef> buffers, std::span<co
     validate(k);
     size_t nin = k.inputs.size(), nout = k.outputs.size();
     if (buffers.size() != nin + nout)
-        throw Error(ErrorStatus::InvalidArgument, "interpret: kernel takes " + std::to_string(nin) + " inputs and " +
-                                                      std::to_string(nout) + " outputs, got " +
-                                                      std::to_string(buffers.size()) + " buffers");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "interpret: kernel takes " + std::to_string(nin) + " inputs and " + std::to_string(nout) +
+                        " outputs, got " + std::to_string(buffers.size()) + " buffers");
     if (scalars.size() != k.scalars.size())
-        throw Error(ErrorStatus::InvalidArgument, "interpret: kernel takes " + std::to_string(k.scalars.size()) +
-                                                      " scalars, got " + std::to_string(scalars.size()));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "interpret: kernel takes " + std::to_string(k.scalars.size()) + " scalars, got " +
+                        std::to_string(scalars.size()));
     for (size_t b = 0; b < nin + nout; ++b) {
         bool is_in = b < nin;
         std::string who = is_in ? "input " + std::to_string(b) : "output " + std::to_string(b - nin);
@@ -386,9 +405,9 @@ void interpret(const Kernel& k, std::span<const BufferRef> buffers, std::span<co
         DType t = is_in ? k.inputs[b].dtype : k.outputs[b - nin].dtype;
         uint64_t need = view_required_bytes(view, t, who);
         if (need > buffers[b].bytes || (need > 0 && !buffers[b].data))
-            throw Error(ErrorStatus::InvalidArgument, "interpret: " + who + " (" + std::string(dtype_name(t)) + " " +
-                                                          view_string(view) + ") needs " + std::to_string(need) +
-                                                          " bytes, buffer has " + std::to_string(buffers[b].bytes));
+            throw Error(ErrorStatus::InvalidArgument,
+                        "interpret: " + who + " (" + std::string(dtype_name(t)) + " " + view_string(view) + ") needs " +
+                            std::to_string(need) + " bytes, buffer has " + std::to_string(buffers[b].bytes));
     }
 
     std::vector<int> out_nodes;
@@ -445,7 +464,9 @@ uint64_t canonical_nan_bits(DType t) {
         case DType::f32: return 0x7fc00000u;
         case DType::f16: return 0x7e00;
         case DType::bf16: return 0x7fc0;
-        default: throw Error(ErrorStatus::InvalidArgument, "canonical_nan_bits of " + std::string(dtype_name(t)) + " (not a float dtype)");
+        default:
+            throw Error(ErrorStatus::InvalidArgument,
+                        "canonical_nan_bits of " + std::string(dtype_name(t)) + " (not a float dtype)");
     }
 }
 double double_from_bits(DType t, uint64_t bits) {

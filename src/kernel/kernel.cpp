@@ -10,14 +10,13 @@ namespace zyx::kernel {
 namespace {
 
 constexpr std::string_view kOpNames[kNumOps] = {
-    "load", "constant", "scalar", "index",
-    "neg", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "recip", "sin", "cos", "tanh", "sigmoid",
-    "erf", "relu", "abs", "floor", "ceil", "round", "sign", "logical_not", "bit_not",
-    "add", "sub", "mul", "div", "pow", "max", "min", "mod",
-    "cmp_lt", "cmp_le", "cmp_gt", "cmp_ge", "cmp_eq", "cmp_ne",
-    "logical_and", "logical_or", "logical_xor", "bit_and", "bit_or", "bit_xor", "shl", "shr",
-    "where", "cast", "bitcast",
-    "reduce_sum", "reduce_prod", "reduce_max", "reduce_min",
+    "load",       "constant",    "scalar",     "index",       "neg",        "exp",        "exp2",   "log",
+    "log2",       "sqrt",        "rsqrt",      "recip",       "sin",        "cos",        "tanh",   "sigmoid",
+    "erf",        "relu",        "abs",        "floor",       "ceil",       "round",      "sign",   "logical_not",
+    "bit_not",    "add",         "sub",        "mul",         "div",        "pow",        "max",    "min",
+    "mod",        "cmp_lt",      "cmp_le",     "cmp_gt",      "cmp_ge",     "cmp_eq",     "cmp_ne", "logical_and",
+    "logical_or", "logical_xor", "bit_and",    "bit_or",      "bit_xor",    "shl",        "shr",    "where",
+    "cast",       "bitcast",     "reduce_sum", "reduce_prod", "reduce_max", "reduce_min",
 };
 
 [[noreturn]] void invalid(const Kernel& k, const std::string& what) {
@@ -27,8 +26,8 @@ constexpr std::string_view kOpNames[kNumOps] = {
 
 std::string node_name(const Kernel& k, int i) {
     const Node& n = k.nodes[size_t(i)];
-    return "node %" + std::to_string(i) + " (" + std::string(op_name(n.op)) + " " +
-           std::string(dtype_name(n.dtype)) + ")";
+    return "node %" + std::to_string(i) + " (" + std::string(op_name(n.op)) + " " + std::string(dtype_name(n.dtype)) +
+        ")";
 }
 
 void check_view_rank(const View& v, const std::string& who) {
@@ -52,12 +51,13 @@ void check_view_reach(const View& v, const std::string& who) {
         int64_t lo, hi;
         if (!v.layer_range(li, &lo, &hi)) return;  // only padding below this layer
         if (lo == INT64_MIN && hi == INT64_MAX)
-            throw Error(ErrorStatus::InvalidArgument, "invalid kernel: " + who + " view " + view_string(v) +
-                                                          ": element positions overflow 64 bits");
+            throw Error(ErrorStatus::InvalidArgument,
+                        "invalid kernel: " + who + " view " + view_string(v) + ": element positions overflow 64 bits");
         if (li == 0) {
             if (lo < 0)
-                throw Error(ErrorStatus::InvalidArgument, "invalid kernel: " + who + " view " + view_string(v) +
-                                                              " reaches element " + std::to_string(lo) + " (below 0)");
+                throw Error(ErrorStatus::InvalidArgument,
+                            "invalid kernel: " + who + " view " + view_string(v) + " reaches element " +
+                                std::to_string(lo) + " (below 0)");
             return;
         }
         int64_t below = 1;
@@ -83,7 +83,7 @@ bool op_is_comparison(Op op) { return op >= Op::cmp_lt && op <= Op::cmp_ne; }
 bool op_is_reduce(Op op) { return op >= Op::reduce_sum && op <= Op::reduce_min; }
 bool op_gives_bool(Op op) {
     return op_is_comparison(op) || op == Op::logical_not || op == Op::logical_and || op == Op::logical_or ||
-           op == Op::logical_xor;
+        op == Op::logical_xor;
 }
 
 int op_arity(Op op) {
@@ -96,24 +96,42 @@ int op_arity(Op op) {
 bool op_accepts(Op op, DType t) {
     bool f = dtype_is_float(t), i = dtype_is_int(t), b = t == DType::bool_;
     switch (op) {
-        case Op::exp: case Op::exp2: case Op::log: case Op::log2: case Op::sqrt: case Op::rsqrt:
-        case Op::recip: case Op::sin: case Op::cos: case Op::tanh: case Op::sigmoid:
-        case Op::erf:
-            return f;
-        case Op::neg: case Op::relu: case Op::abs: case Op::floor: case Op::ceil: case Op::round:
-        case Op::sign: case Op::add: case Op::sub: case Op::mul: case Op::div: case Op::pow:
-        case Op::mod: case Op::reduce_sum: case Op::reduce_prod:
-            return f || i;
-        case Op::bit_not: case Op::bit_and: case Op::bit_or: case Op::bit_xor:
-            return i || b;
-        case Op::shl: case Op::shr:
-            return i;
-        case Op::index:
-            return i;
-        case Op::bitcast:
-            return !b;
-        default:
-            return true;
+        case Op::exp:
+        case Op::exp2:
+        case Op::log:
+        case Op::log2:
+        case Op::sqrt:
+        case Op::rsqrt:
+        case Op::recip:
+        case Op::sin:
+        case Op::cos:
+        case Op::tanh:
+        case Op::sigmoid:
+        case Op::erf: return f;
+        case Op::neg:
+        case Op::relu:
+        case Op::abs:
+        case Op::floor:
+        case Op::ceil:
+        case Op::round:
+        case Op::sign:
+        case Op::add:
+        case Op::sub:
+        case Op::mul:
+        case Op::div:
+        case Op::pow:
+        case Op::mod:
+        case Op::reduce_sum:
+        case Op::reduce_prod: return f || i;
+        case Op::bit_not:
+        case Op::bit_and:
+        case Op::bit_or:
+        case Op::bit_xor: return i || b;
+        case Op::shl:
+        case Op::shr: return i;
+        case Op::index: return i;
+        case Op::bitcast: return !b;
+        default: return true;
     }
 }
 
@@ -236,9 +254,12 @@ std::vector<uint8_t> node_levels(const Kernel& k) {
     for (size_t i = 0; i < k.nodes.size(); ++i) {
         const Node& n = k.nodes[i];
         uint8_t l = 0;
-        if (n.op == Op::load) l = k.reduce_axes > 0 && k.inputs[n.arg].view.rank() == k.shape.size();
-        else if (n.op == Op::index) l = n.arg >= g;
-        else if (op_is_reduce(n.op)) l = 0;
+        if (n.op == Op::load)
+            l = k.reduce_axes > 0 && k.inputs[n.arg].view.rank() == k.shape.size();
+        else if (n.op == Op::index)
+            l = n.arg >= g;
+        else if (op_is_reduce(n.op))
+            l = 0;
         else
             for (int s = 0; s < op_arity(n.op); ++s) l = std::max(l, level[size_t(n.src[s])]);
         level[i] = l;
@@ -247,7 +268,8 @@ std::vector<uint8_t> node_levels(const Kernel& k) {
 }
 
 void validate(const Kernel& k) {
-    if (k.shape.size() > kMaxRank) invalid(k, "index space rank " + std::to_string(k.shape.size()) + " > " + std::to_string(kMaxRank));
+    if (k.shape.size() > kMaxRank)
+        invalid(k, "index space rank " + std::to_string(k.shape.size()) + " > " + std::to_string(kMaxRank));
     if (k.reduce_axes > k.shape.size())
         invalid(k, std::to_string(k.reduce_axes) + " reduce axes in index space " + shape_string(k.shape));
     for (int64_t d : k.shape)
@@ -259,12 +281,14 @@ void validate(const Kernel& k) {
         std::string who = "input " + std::to_string(i);
         check_view_rank(in.view, who);
         if (in.view.shape() != gshape && in.view.shape() != k.shape)
-            invalid(k, who + " view shape " + shape_string(in.view.shape()) + " is neither the global shape " +
-                           shape_string(gshape) + " nor the index space " + shape_string(k.shape));
+            invalid(k,
+                    who + " view shape " + shape_string(in.view.shape()) + " is neither the global shape " +
+                        shape_string(gshape) + " nor the index space " + shape_string(k.shape));
         check_view_reach(in.view, who);
         if (in.storage.tiled && (in.storage.rows < 1 || in.storage.cols < 1))
-            invalid(k, who + " is tiled as " + std::to_string(in.storage.rows) + "x" + std::to_string(in.storage.cols) +
-                           " (rows and cols must be at least 1)");
+            invalid(k,
+                    who + " is tiled as " + std::to_string(in.storage.rows) + "x" + std::to_string(in.storage.cols) +
+                        " (rows and cols must be at least 1)");
     }
     if (k.outputs.empty()) invalid(k, "no outputs");
     std::vector<bool> inside_reduce(k.nodes.size(), false);  // contains a reduce below it
@@ -275,8 +299,9 @@ void validate(const Kernel& k) {
         int arity = op_arity(n.op);
         for (int s = 0; s < 3; ++s) {
             if (s < arity && (n.src[s] < 0 || size_t(n.src[s]) >= i))
-                invalid(k, who() + " operand " + std::to_string(s) + " = %" + std::to_string(n.src[s]) +
-                               " is not an earlier node");
+                invalid(k,
+                        who() + " operand " + std::to_string(s) + " = %" + std::to_string(n.src[s]) +
+                            " is not an earlier node");
             if (s >= arity && n.src[s] != -1) invalid(k, who() + " has an extra operand");
         }
         auto src_t = [&](int s) { return k.nodes[size_t(n.src[s])].dtype; };
@@ -286,41 +311,56 @@ void validate(const Kernel& k) {
         switch (n.op) {
             case Op::load:
                 need(n.arg < k.inputs.size(), [&] { return std::string("no input " + std::to_string(n.arg)); });
-                if (n.arg < k.inputs.size()) need(n.dtype == k.inputs[n.arg].dtype, [&] { return std::string("dtype differs from input " + std::to_string(n.arg)); });
+                if (n.arg < k.inputs.size())
+                    need(n.dtype == k.inputs[n.arg].dtype,
+                         [&] { return std::string("dtype differs from input " + std::to_string(n.arg)); });
                 break;
             case Op::constant: break;
             case Op::scalar:
                 need(n.arg < k.scalars.size(), [&] { return std::string("no scalar " + std::to_string(n.arg)); });
-                if (n.arg < k.scalars.size()) need(n.dtype == k.scalars[n.arg], [&] { return std::string("dtype differs from scalar " + std::to_string(n.arg)); });
+                if (n.arg < k.scalars.size())
+                    need(n.dtype == k.scalars[n.arg],
+                         [&] { return std::string("dtype differs from scalar " + std::to_string(n.arg)); });
                 break;
             case Op::index:
-                need(n.arg < full, [&] { return std::string("no axis " + std::to_string(n.arg) + " in " + shape_string(k.shape)); });
+                need(n.arg < full,
+                     [&] { return std::string("no axis " + std::to_string(n.arg) + " in " + shape_string(k.shape)); });
                 need(op_accepts(n.op, n.dtype), [&] { return std::string("index needs an integer dtype"); });
                 break;
             case Op::where:
                 need(src_t(0) == DType::bool_, [&] { return std::string("condition must be bool"); });
-                need(src_t(1) == n.dtype && src_t(2) == n.dtype, [&] { return std::string("branches must have the result dtype"); });
+                need(src_t(1) == n.dtype && src_t(2) == n.dtype,
+                     [&] { return std::string("branches must have the result dtype"); });
                 break;
             case Op::cast: break;
             case Op::bitcast:
                 need(op_accepts(n.op, n.dtype) && op_accepts(n.op, src_t(0)) &&
-                         dtype_size(n.dtype) == dtype_size(src_t(0)), [&] { return std::string("bitcast from " + std::string(dtype_name(src_t(0))) + " (sizes differ or bool)"); });
+                         dtype_size(n.dtype) == dtype_size(src_t(0)),
+                     [&] {
+                         return std::string("bitcast from " + std::string(dtype_name(src_t(0))) +
+                                            " (sizes differ or bool)");
+                     });
                 break;
             default: {
                 DType t = src_t(0);
                 need(op_accepts(n.op, t), [&] { return std::string("does not accept " + std::string(dtype_name(t))); });
-                if (arity == 2) need(src_t(1) == t, [&] { return std::string("operand dtypes differ (" + std::string(dtype_name(t)) + ", " +
-                                                        std::string(dtype_name(src_t(1))) + ")"); });
+                if (arity == 2)
+                    need(src_t(1) == t, [&] {
+                        return std::string("operand dtypes differ (" + std::string(dtype_name(t)) + ", " +
+                                           std::string(dtype_name(src_t(1))) + ")");
+                    });
                 bool to_bool = op_gives_bool(n.op);
-                need(n.dtype == (to_bool ? DType::bool_ : t), [&] { return std::string("result dtype must be " +
-                                                                 std::string(dtype_name(to_bool ? DType::bool_ : t))); });
+                need(n.dtype == (to_bool ? DType::bool_ : t), [&] {
+                    return std::string("result dtype must be " + std::string(dtype_name(to_bool ? DType::bool_ : t)));
+                });
             }
         }
         for (int s = 0; s < arity; ++s)
             if (inside_reduce[size_t(n.src[s])] || op_is_reduce(k.nodes[size_t(n.src[s])].op)) inside_reduce[i] = true;
         if (op_is_reduce(n.op)) {
             need(k.reduce_axes > 0, [&] { return std::string("reduce in a kernel without reduce axes"); });
-            need(!inside_reduce[i], [&] { return std::string("reduce of a reduce (only one reduce level per kernel)"); });
+            need(!inside_reduce[i],
+                 [&] { return std::string("reduce of a reduce (only one reduce level per kernel)"); });
         }
     }
     std::vector<uint8_t> level = node_levels(k);
@@ -332,10 +372,12 @@ void validate(const Kernel& k) {
         if (level[size_t(out.node)] != 0)
             invalid(k, who + " stores " + node_name(k, out.node) + ", which varies over the reduce axes (reduce it)");
         if (k.nodes[size_t(out.node)].dtype != out.dtype)
-            invalid(k, who + " dtype " + std::string(dtype_name(out.dtype)) + " differs from " + node_name(k, out.node));
+            invalid(k,
+                    who + " dtype " + std::string(dtype_name(out.dtype)) + " differs from " + node_name(k, out.node));
         if (out.view.shape() != gshape)
-            invalid(k, who + " view shape " + shape_string(out.view.shape()) + " differs from the global shape " +
-                           shape_string(gshape));
+            invalid(k,
+                    who + " view shape " + shape_string(out.view.shape()) + " differs from the global shape " +
+                        shape_string(gshape));
         const ViewLayer& l = out.view.layers[0];
         if (out.view.layers.size() != 1 || l.has_mask())
             invalid(k, who + " view must be one unmasked layer, got " + view_string(out.view));
@@ -351,7 +393,8 @@ void validate(const Kernel& k) {
         std::sort(axes.begin(), axes.end());
         int64_t reach = 0;
         for (auto [st, sz] : axes) {
-            if (!empty && st <= reach) invalid(k, who + " view " + view_string(out.view) + " writes some elements twice");
+            if (!empty && st <= reach)
+                invalid(k, who + " view " + view_string(out.view) + " writes some elements twice");
             reach += st * (sz - 1);
         }
     }
@@ -424,12 +467,12 @@ std::string kernel_string(const Kernel& k) {
         os << " reduce " << shape_string(r);
     }
     os << "\n";
-    for (size_t i = 0; i < k.inputs.size(); ++i)
-    {
+    for (size_t i = 0; i < k.inputs.size(); ++i) {
         const Input& in = k.inputs[i];
         os << "  in" << i << ": " << dtype_name(in.dtype) << " " << view_string(in.view);
         if (in.storage.tiled)
-            os << " tiled " << in.storage.rows << "x" << in.storage.cols << (in.storage.zero_padding ? " zero-padded" : "");
+            os << " tiled " << in.storage.rows << "x" << in.storage.cols
+               << (in.storage.zero_padding ? " zero-padded" : "");
         os << "\n";
     }
     for (size_t i = 0; i < k.scalars.size(); ++i) os << "  s" << i << ": " << dtype_name(k.scalars[i]) << "\n";

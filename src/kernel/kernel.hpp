@@ -51,6 +51,8 @@ namespace zyx::kernel {
 inline constexpr size_t kMaxRank = 32;
 
 // Every operation of the IR, once. "x", "y", "z" are operands src[0], src[1], src[2].
+// (Laid out by hand: one op per line, its comment in a column.)
+// clang-format off
 enum class Op : uint8_t {
     // ---- leaves ----------------------------------------------------------------------------------
     load,         // element of input `arg` at the current index, read through that input's view
@@ -115,16 +117,17 @@ enum class Op : uint8_t {
     reduce_max,   // maximum, NaN if any is NaN; empty = -inf / lowest integer / false
     reduce_min,   // minimum, NaN if any is NaN; empty = +inf / highest integer / true
 };
+// clang-format on
 inline constexpr int kNumOps = int(Op::reduce_min) + 1;
 
 // "add", "reduce_sum", …
 std::string_view op_name(Op op);
 // Number of operands: 0 for leaves, 1 unary/cast/reduce, 2 binary, 3 where.
 int op_arity(Op op);
-bool op_is_unary(Op op);        // neg … bit_not
-bool op_is_binary(Op op);       // add … shr
-bool op_is_comparison(Op op);   // cmp_* (result bool)
-bool op_is_reduce(Op op);       // reduce_*
+bool op_is_unary(Op op);       // neg … bit_not
+bool op_is_binary(Op op);      // add … shr
+bool op_is_comparison(Op op);  // cmp_* (result bool)
+bool op_is_reduce(Op op);      // reduce_*
 // Result is bool whatever the operand dtype: comparisons, logical_not/and/or/xor.
 bool op_gives_bool(Op op);
 // Whether `op` accepts operands of dtype `t` (the dtype rules of the comments above).
@@ -173,7 +176,7 @@ struct View {
     View pad(const std::vector<int64_t>& before, const std::vector<int64_t>& after) const;
     View shrink(const std::vector<int64_t>& begin, const std::vector<int64_t>& end) const;  // [begin, end)
     View flip(const std::vector<int>& axes) const;
-    View stride(const std::vector<int64_t>& steps) const;      // every steps[d]-th element, steps >= 1
+    View stride(const std::vector<int64_t>& steps) const;  // every steps[d]-th element, steps >= 1
 
     // The element offset the index `idx` (rank() entries) reads, or false when it is padding.
     bool element(const int64_t* idx, int64_t* offset) const;
@@ -198,7 +201,7 @@ std::string view_string(const View& v);
 
 struct Node {
     Op op = Op::constant;
-    DType dtype = DType::f32;        // result dtype
+    DType dtype = DType::f32;       // result dtype
     int32_t src[3] = {-1, -1, -1};  // operand node numbers (smaller than this node's)
     uint32_t arg = 0;               // load: input number; scalar: scalar number; index: axis
     uint64_t value = 0;             // constant: raw little-endian bits in the low bytes
@@ -211,8 +214,8 @@ struct Node {
 // find the element's 32×32 tile. Row-major devices (the interpreter, the host) ignore it.
 struct Storage {
     bool tiled = false;
-    int64_t rows = 1;  // tiled: the buffer tensor's second-to-last size (1 when its rank < 2)
-    int64_t cols = 1;  // tiled: its last size (1 when its rank is 0)
+    int64_t rows = 1;           // tiled: the buffer tensor's second-to-last size (1 when its rank < 2)
+    int64_t cols = 1;           // tiled: its last size (1 when its rank is 0)
     bool zero_padding = false;  // tiled: the padding of its tiles holds zeros (uploaded data)
     bool operator==(const Storage&) const = default;
 };
@@ -227,7 +230,7 @@ struct Input {
 
 struct Output {
     DType dtype = DType::f32;
-    View view;         // one layer, no mask, shape = global shape, no two indices on one element
+    View view;          // one layer, no mask, shape = global shape, no two indices on one element
     int32_t node = -1;  // the level-0 node whose value is stored; its dtype must equal `dtype`
     bool operator==(const Output&) const = default;
 };
@@ -251,8 +254,8 @@ struct Kernel {
     int add_scalar(DType dtype);
     int add_output(DType dtype, const View& view, int node);
     int load(int input);
-    int constant(DType dtype, double v);        // v converted to dtype as a cast would
-    int constant_int(DType dtype, int64_t v);   // exact for 64-bit integers
+    int constant(DType dtype, double v);       // v converted to dtype as a cast would
+    int constant_int(DType dtype, int64_t v);  // exact for 64-bit integers
     int constant_bits(DType dtype, uint64_t bits);
     int scalar(int slot);
     int index(int axis, DType dtype = DType::i64);

@@ -53,8 +53,10 @@ bool reshape_in_place(const ViewLayer& l, const std::vector<int64_t>& new_shape,
         size_t i0 = i, j0 = j;
         int64_t op = os[i], np = new_shape[nidx[j]];
         while (op != np) {
-            if (op < np) op *= os[++i];
-            else np *= new_shape[nidx[++j]];
+            if (op < np)
+                op *= os[++i];
+            else
+                np *= new_shape[nidx[++j]];
         }
         for (size_t k = i0; k < i; ++k)
             if (ost[k] != ost[k + 1] * os[k + 1]) return false;  // group not mergeable
@@ -113,8 +115,8 @@ bool reshape_unit_axes(const ViewLayer& l, const std::vector<int64_t>& new_shape
 
 View View::contiguous(const std::vector<int64_t>& shape) {
     if (shape.size() > kMaxRank)
-        throw Error(ErrorStatus::InvalidArgument, "shape " + shape_string(shape) + " has more than " +
-                                                      std::to_string(kMaxRank) + " axes");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "shape " + shape_string(shape) + " has more than " + std::to_string(kMaxRank) + " axes");
     for (int64_t d : shape)
         if (d < 0) throw Error(ErrorStatus::InvalidArgument, "negative axis size in shape " + shape_string(shape));
     View v;

@@ -86,7 +86,9 @@ void Module::zero_grad() {
 
 Linear::Linear(int64_t in_features, int64_t out_features, bool has_bias, Generator& gen) {
     if (in_features < 1 || out_features < 1)
-        invalid("Linear", "features must be >= 1, got in " + std::to_string(in_features) + ", out " + std::to_string(out_features));
+        invalid(
+            "Linear",
+            "features must be >= 1, got in " + std::to_string(in_features) + ", out " + std::to_string(out_features));
     const double bound = 1.0 / std::sqrt(double(in_features));  // kaiming_uniform(a = √5) and the bias rule
     weight = uniform_param({out_features, in_features}, bound, gen);
     if (has_bias) bias = uniform_param({out_features}, bound, gen);
@@ -103,9 +105,10 @@ Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, Size2d k, Conv2dOption
     : options(o) {
     if (in_channels < 1 || out_channels < 1 || k.h < 1 || k.w < 1 || o.groups < 1 || in_channels % o.groups ||
         out_channels % o.groups)
-        invalid("Conv2d", "channels " + std::to_string(in_channels) + " → " + std::to_string(out_channels) + ", kernel " +
-                              std::to_string(k.h) + "x" + std::to_string(k.w) + ", groups " + std::to_string(o.groups) +
-                              " (channels and kernel >= 1, both channel counts divisible by groups)");
+        invalid("Conv2d",
+                "channels " + std::to_string(in_channels) + " → " + std::to_string(out_channels) + ", kernel " +
+                    std::to_string(k.h) + "x" + std::to_string(k.w) + ", groups " + std::to_string(o.groups) +
+                    " (channels and kernel >= 1, both channel counts divisible by groups)");
     const int64_t fan_in = in_channels / o.groups * k.h * k.w;
     const double bound = 1.0 / std::sqrt(double(fan_in));
     weight = uniform_param({out_channels, in_channels / o.groups, k.h, k.w}, bound, gen);
@@ -140,7 +143,8 @@ BatchNorm2d::BatchNorm2d(int64_t num_features, double eps, double momentum) : ep
 Tensor BatchNorm2d::forward(const Tensor& x) {
     const int64_t C = weight.shape()[0];
     if (x.dim() != 4 || x.size(1) != C)
-        invalid("BatchNorm2d", "input must be [N, " + std::to_string(C) + ", H, W], got " + graph::shape_str(x.shape()));
+        invalid("BatchNorm2d",
+                "input must be [N, " + std::to_string(C) + ", H, W], got " + graph::shape_str(x.shape()));
     const Shape per_channel = {1, C, 1, 1};
     Tensor mean, var;
     if (training()) {
@@ -161,7 +165,8 @@ Tensor BatchNorm2d::forward(const Tensor& x) {
 
 Embedding::Embedding(int64_t num_embeddings, int64_t embedding_dim, Generator& gen) {
     if (num_embeddings < 1 || embedding_dim < 1)
-        invalid("Embedding", "sizes must be >= 1, got " + std::to_string(num_embeddings) + " x " + std::to_string(embedding_dim));
+        invalid("Embedding",
+                "sizes must be >= 1, got " + std::to_string(num_embeddings) + " x " + std::to_string(embedding_dim));
     weight = randn({num_embeddings, embedding_dim}, DType::f32, Device::host(), gen);
     register_parameter("weight", &weight);
 }
@@ -208,9 +213,10 @@ void load(Module& m, const std::string& path) {
         auto it = by_name.find(name);
         if (it == by_name.end()) invalid("load", path + ": the file has no tensor '" + name + "'");
         if (it->second.shape() != t.shape() || it->second.dtype() != t.dtype())
-            invalid("load", path + ": tensor '" + name + "' is " + std::string(dtype_name(it->second.dtype())) + " " +
-                                graph::shape_str(it->second.shape()) + " in the file, " + std::string(dtype_name(t.dtype())) +
-                                " " + graph::shape_str(t.shape()) + " in the module");
+            invalid("load",
+                    path + ": tensor '" + name + "' is " + std::string(dtype_name(it->second.dtype())) + " " +
+                        graph::shape_str(it->second.shape()) + " in the file, " + std::string(dtype_name(t.dtype())) +
+                        " " + graph::shape_str(t.shape()) + " in the module");
     }
     if (by_name.size() != mine.size())
         for (const auto& [name, t] : file) {

@@ -26,7 +26,8 @@ std::string num(double v) {
 
 // A hyper-parameter that must be a finite number >= 0 (NaN fails too).
 void check_non_negative(const std::string& who, const char* what, double v) {
-    if (!std::isfinite(v) || !(v >= 0)) invalid(who, std::string(what) + " must be a finite number >= 0, not " + num(v));
+    if (!std::isfinite(v) || !(v >= 0))
+        invalid(who, std::string(what) + " must be a finite number >= 0, not " + num(v));
 }
 
 void check_beta(const std::string& who, const char* what, double v) {
@@ -81,7 +82,8 @@ Optimizer::Optimizer(std::string name, std::vector<Tensor> params, double lr)
         std::string at = "params[" + std::to_string(i) + "]";
         if (!p.defined()) invalid(name_, at + " is an undefined tensor");
         if (!dtype_is_float(p.dtype()))
-            invalid(name_, at + " has dtype " + std::string(dtype_name(p.dtype())) + "; parameters must be of a float dtype");
+            invalid(name_,
+                    at + " has dtype " + std::string(dtype_name(p.dtype())) + "; parameters must be of a float dtype");
         if (!p.requires_grad()) invalid(name_, at + " does not require a gradient (call requires_grad_() on it first)");
         {
             std::lock_guard<std::recursive_mutex> lock(graph::runtime_mutex());
@@ -117,8 +119,9 @@ SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampenin
     check_non_negative(name_, "weight_decay", weight_decay);
     if (!std::isfinite(dampening)) invalid(name_, "dampening must be a finite number, not " + num(dampening));
     if (nesterov && (momentum <= 0 || dampening != 0))
-        invalid(name_, "nesterov momentum needs momentum > 0 and dampening 0 (momentum " + num(momentum) +
-                           ", dampening " + num(dampening) + ")");
+        invalid(name_,
+                "nesterov momentum needs momentum > 0 and dampening 0 (momentum " + num(momentum) + ", dampening " +
+                    num(dampening) + ")");
     momentum_buffers_.resize(params_.size());
 }
 
@@ -180,8 +183,10 @@ void Adam::step() {
         if (weight_decay_ != 0) {
             // AdamW shrinks the parameter itself before the update; Adam adds the L2 term's
             // gradient to g.
-            if (decoupled_) base = p * (1 - lr_ * weight_decay_);
-            else g = g + p * weight_decay_;
+            if (decoupled_)
+                base = p * (1 - lr_ * weight_decay_);
+            else
+                g = g + p * weight_decay_;
         }
         // The moments: running means of g and of g², both from 0 at the first step.
         Tensor& m_slot = exp_avg_[i];
@@ -205,8 +210,9 @@ void Adam::step() {
 
 int64_t Adam::steps(size_t i) const {
     if (i >= steps_.size())
-        invalid(name_, "steps: parameter " + std::to_string(i) + " out of range for " + std::to_string(steps_.size()) +
-                           " parameters");
+        invalid(name_,
+                "steps: parameter " + std::to_string(i) + " out of range for " + std::to_string(steps_.size()) +
+                    " parameters");
     return steps_[i];
 }
 
@@ -228,7 +234,8 @@ void LRScheduler::step() {
 StepLR::StepLR(Optimizer& optimizer, int64_t step_size, double gamma)
     : LRScheduler(optimizer), step_size_(step_size), gamma_(gamma) {
     if (step_size < 1) invalid("StepLR", "step_size must be >= 1, not " + std::to_string(step_size));
-    if (!std::isfinite(gamma) || !(gamma >= 0)) invalid("StepLR", "gamma must be a finite number >= 0, not " + num(gamma));
+    if (!std::isfinite(gamma) || !(gamma >= 0))
+        invalid("StepLR", "gamma must be a finite number >= 0, not " + num(gamma));
 }
 
 double StepLR::lr_at(int64_t epoch) const {

@@ -80,9 +80,9 @@ DeviceSlot& open_tt(Registry& r, uint32_t index) {
             std::string list;
             for (uint32_t id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
             throw Error(ErrorStatus::Initialization,
-                        "not enabled: config " + (cfg.origin.empty() ? std::string("(defaults)") : cfg.origin.string()) +
-                            " with target '" + cfg.target + "' enables tt ids {" + list +
-                            "} (list more in tenstorrent.device_ids)");
+                        "not enabled: config " +
+                            (cfg.origin.empty() ? std::string("(defaults)") : cfg.origin.string()) + " with target '" +
+                            cfg.target + "' enables tt ids {" + list + "} (list more in tenstorrent.device_ids)");
         }
         tt::OpenOptions opts;
         opts.device_id = index;

@@ -21,7 +21,7 @@ namespace zyx::sched {
 
 struct DeviceSlot {
     Device device;
-    backend::Device* backend = nullptr;  // compiles and launches
+    backend::Device* backend = nullptr;   // compiles and launches
     backend::MemoryPool* pool = nullptr;  // holds the buffers
     bool host_memory = false;             // buffers are host-addressable (host, interpreter)
     // Programs compiled on this device, by kernel structure (kernel_hash + equality).

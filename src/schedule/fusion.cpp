@@ -46,12 +46,12 @@ Plan plan_realization(const std::vector<graph::NodePtr>& targets) {
     plan.order = topo_order(targets);
 
     struct Info {
-        double paths = 0;         // paths to kernel roots through fused nodes (saturates)
-        bool in_reduce = false;   // read inside some fused reduce's input
-        bool under_pad = false;   // read through a pad (via movement ops only)
-        bool forced = false;      // must be cut (input of a device copy)
+        double paths = 0;               // paths to kernel roots through fused nodes (saturates)
+        bool in_reduce = false;         // read inside some fused reduce's input
+        bool under_pad = false;         // read through a pad (via movement ops only)
+        bool forced = false;            // must be cut (input of a device copy)
         bool viewed_in_reduce = false;  // read through a movement op inside a reduce's input
-        int depth = 0;            // longest fused chain below, in the second pass
+        int depth = 0;                  // longest fused chain below, in the second pass
     };
     std::unordered_map<const Node*, Info> info;
     for (const graph::NodePtr& t : targets)

@@ -18,12 +18,13 @@ uint64_t InterpreterPool::free_bytes() const {
 backend::BufferId InterpreterPool::allocate(uint64_t bytes) {
     if (bytes == 0) throw Error(ErrorStatus::MemoryAllocation, name_ + ": allocation of 0 bytes");
     if (bytes > free_bytes())
-        throw Error(ErrorStatus::MemoryAllocation, name_ + ": allocation of " + std::to_string(bytes) +
-                                                       " bytes exceeds the " + std::to_string(free_bytes()) +
-                                                       " bytes available");
+        throw Error(ErrorStatus::MemoryAllocation,
+                    name_ + ": allocation of " + std::to_string(bytes) + " bytes exceeds the " +
+                        std::to_string(free_bytes()) + " bytes available");
     Block b;
     b.data.reset(new (std::nothrow) uint8_t[bytes]());
-    if (!b.data) throw Error(ErrorStatus::MemoryAllocation, name_ + ": out of memory for " + std::to_string(bytes) + " bytes");
+    if (!b.data)
+        throw Error(ErrorStatus::MemoryAllocation, name_ + ": out of memory for " + std::to_string(bytes) + " bytes");
     b.bytes = bytes;
     b.refs = 1;
     backend::BufferId id = next_id_++;
@@ -53,9 +54,9 @@ backend::Event InterpreterPool::host_to_pool(const void* src, uint64_t bytes, ba
                                              std::span<const backend::Event>) {
     auto it = buffers_.find(dst);
     if (it == buffers_.end() || it->second.bytes < bytes)
-        throw Error(ErrorStatus::MemoryCopyH2P, name_ + ": write of " + std::to_string(bytes) + " bytes into " +
-                                                    (it == buffers_.end() ? "unknown buffer " : "smaller buffer ") +
-                                                    std::to_string(dst));
+        throw Error(ErrorStatus::MemoryCopyH2P,
+                    name_ + ": write of " + std::to_string(bytes) + " bytes into " +
+                        (it == buffers_.end() ? "unknown buffer " : "smaller buffer ") + std::to_string(dst));
     if (bytes) std::memcpy(it->second.data.get(), src, bytes);
     return {};
 }
@@ -63,9 +64,9 @@ backend::Event InterpreterPool::host_to_pool(const void* src, uint64_t bytes, ba
 void InterpreterPool::pool_to_host(backend::BufferId src, void* dst, uint64_t bytes, std::span<const backend::Event>) {
     auto it = buffers_.find(src);
     if (it == buffers_.end() || it->second.bytes < bytes)
-        throw Error(ErrorStatus::MemoryCopyP2H, name_ + ": read of " + std::to_string(bytes) + " bytes from " +
-                                                    (it == buffers_.end() ? "unknown buffer " : "smaller buffer ") +
-                                                    std::to_string(src));
+        throw Error(ErrorStatus::MemoryCopyP2H,
+                    name_ + ": read of " + std::to_string(bytes) + " bytes from " +
+                        (it == buffers_.end() ? "unknown buffer " : "smaller buffer ") + std::to_string(src));
     if (bytes) std::memcpy(dst, it->second.data.get(), bytes);
 }
 
@@ -114,23 +115,24 @@ backend::Event InterpreterDevice::launch(backend::ProgramId program, std::span<c
         throw Error(ErrorStatus::KernelLaunch,
                     "interpreter: program " + std::to_string(program) + " takes " +
                         std::to_string(k.inputs.size() + k.outputs.size()) + " buffers and " +
-                        std::to_string(k.scalars.size()) + " scalars, got " + std::to_string(buffers.size()) +
-                        " and " + std::to_string(scalars.size()));
+                        std::to_string(k.scalars.size()) + " scalars, got " + std::to_string(buffers.size()) + " and " +
+                        std::to_string(scalars.size()));
     std::vector<kernel::BufferRef> refs;
     for (backend::BufferId b : buffers) {
         void* p = pool_.host_address(b);
         if (!p)
-            throw Error(ErrorStatus::KernelLaunch, "interpreter: program " + std::to_string(program) +
-                                                       " launched with unknown buffer " + std::to_string(b));
+            throw Error(ErrorStatus::KernelLaunch,
+                        "interpreter: program " + std::to_string(program) + " launched with unknown buffer " +
+                            std::to_string(b));
         refs.push_back({p, pool_.buffer_bytes(b)});
     }
     std::vector<uint64_t> bits;
     for (size_t i = 0; i < scalars.size(); ++i) {
         if (scalars[i].dtype != k.scalars[i])
-            throw Error(ErrorStatus::KernelLaunch, "interpreter: program " + std::to_string(program) + " scalar " +
-                                                       std::to_string(i) + " is " +
-                                                       std::string(dtype_name(scalars[i].dtype)) + ", expected " +
-                                                       std::string(dtype_name(k.scalars[i])));
+            throw Error(ErrorStatus::KernelLaunch,
+                        "interpreter: program " + std::to_string(program) + " scalar " + std::to_string(i) + " is " +
+                            std::string(dtype_name(scalars[i].dtype)) + ", expected " +
+                            std::string(dtype_name(k.scalars[i])));
         bits.push_back(scalars[i].bits);
     }
     kernel::interpret(k, refs, bits);

@@ -20,9 +20,7 @@ using kernel::View;
 
 namespace {
 
-[[noreturn]] void internal(const std::string& what) {
-    throw Error(ErrorStatus::Internal, "scheduler: " + what);
-}
+[[noreturn]] void internal(const std::string& what) { throw Error(ErrorStatus::Internal, "scheduler: " + what); }
 
 std::vector<int> to_int(const std::vector<int64_t>& v) { return std::vector<int>(v.begin(), v.end()); }
 
@@ -34,19 +32,29 @@ bool has_pad(const std::vector<Move>& moves) {
 Move extend_move(const Move& m, const std::vector<int64_t>& red) {
     Move e = m;
     size_t nred = red.size();
-    auto append = [](std::vector<int64_t>& v, const std::vector<int64_t>& tail) { v.insert(v.end(), tail.begin(), tail.end()); };
+    auto append = [](std::vector<int64_t>& v, const std::vector<int64_t>& tail) {
+        v.insert(v.end(), tail.begin(), tail.end());
+    };
     std::vector<int64_t> zeros(nred, 0), ones(nred, 1);
     switch (m.kind) {
-        case OpKind::reshape: case OpKind::expand: append(e.a, red); break;
+        case OpKind::reshape:
+        case OpKind::expand: append(e.a, red); break;
         case OpKind::permute: {
             int64_t r = int64_t(m.a.size());
             for (size_t i = 0; i < nred; ++i) e.a.push_back(r + int64_t(i));
             break;
         }
-        case OpKind::pad: append(e.a, zeros); append(e.b, zeros); break;
-        case OpKind::shrink: append(e.a, zeros); append(e.b, red); break;
+        case OpKind::pad:
+            append(e.a, zeros);
+            append(e.b, zeros);
+            break;
+        case OpKind::shrink:
+            append(e.a, zeros);
+            append(e.b, red);
+            break;
         case OpKind::stride: append(e.a, ones); break;
-        case OpKind::flip: case OpKind::window: break;
+        case OpKind::flip:
+        case OpKind::window: break;
         default: internal(std::string("extend of non-movement ") + graph::op_kind_name(m.kind));
     }
     return e;

@@ -48,9 +48,7 @@ void allocate(Buffer& b) {
 void allocate_for(Buffer& b, const std::string& what) {
     try {
         allocate(b);
-    } catch (const Error& e) {
-        throw Error(e.status(), what + ": " + e.message());
-    }
+    } catch (const Error& e) { throw Error(e.status(), what + ": " + e.message()); }
 }
 
 void sync(backend::MemoryPool& pool, backend::Event e) {
@@ -81,8 +79,8 @@ void copy_into(const Buffer& src, Buffer& dst, const std::string& why) {
         ++g_stats.transfers;
         g_stats.transfer_bytes += uint64_t(graph::shape_numel(src.shape)) * dtype_size(src.dtype);
     }
-    ZYX_LOG(sched) << "move " << dtype_name(src.dtype) << " " << graph::shape_str(src.shape) << " "
-                   << src.device.str() << " -> " << dst.device.str() << " (" << why << ")";
+    ZYX_LOG(sched) << "move " << dtype_name(src.dtype) << " " << graph::shape_str(src.shape) << " " << src.device.str()
+                   << " -> " << dst.device.str() << " (" << why << ")";
 }
 
 // The tensor of `src` in the pool of `dst`: the same buffer when it is already there, else a
@@ -150,14 +148,14 @@ const Node* split_point(const std::vector<const Node*>& fused) {
 
 struct Job {
     enum class Kind { kernel, copy, alias, empty } kind = Kind::kernel;
-    Node* node = nullptr;             // the cut node (alive until its job ran: see realize())
-    std::shared_ptr<Buffer> out;      // its planned buffer
-    std::shared_ptr<Buffer> source;   // copy: the buffer copied
+    Node* node = nullptr;            // the cut node (alive until its job ran: see realize())
+    std::shared_ptr<Buffer> out;     // its planned buffer
+    std::shared_ptr<Buffer> source;  // copy: the buffer copied
     std::unique_ptr<KernelBuilder> kb;
-    DeviceSlot* run = nullptr;        // where the kernel runs
+    DeviceSlot* run = nullptr;  // where the kernel runs
     backend::ProgramId program = 0;
     bool cache_hit = false;
-    std::string refused;              // why the node's device did not take the kernel
+    std::string refused;  // why the node's device did not take the kernel
 };
 
 class Realization {
@@ -202,7 +200,8 @@ void Realization::plan_node(Node* n) {
         // Placement before lowering: build for the node's device; when it refuses the kernel,
         // build again for the host (the device's flags and layout shaped the first build).
         auto build = [&](DeviceSlot& on) {
-            job.kb = std::make_unique<KernelBuilder>(n, plan_, [this](Node* m) { return buffer_of(m); }, *on.backend);
+            job.kb = std::make_unique<KernelBuilder>(
+                n, plan_, [this](Node* m) { return buffer_of(m); }, *on.backend);
             job.kb->build();
         };
         job.run = &home;
@@ -265,9 +264,11 @@ void Realization::compile_all() {
         std::vector<const kernel::Kernel*> unique;
         for (Job* j : list)
             if (slot->programs.find(j->kb->kernel) == slot->programs.end() &&
-                std::none_of(unique.begin(), unique.end(), [&](const kernel::Kernel* k) { return *k == j->kb->kernel; }))
+                std::none_of(unique.begin(), unique.end(),
+                             [&](const kernel::Kernel* k) { return *k == j->kb->kernel; }))
                 unique.push_back(&j->kb->kernel);
-        for (const kernel::Kernel* k : unique) ZYX_LOG(ir) << "compiling on " << slot->device.str() << ":\n" << kernel::kernel_string(*k);
+        for (const kernel::Kernel* k : unique)
+            ZYX_LOG(ir) << "compiling on " << slot->device.str() << ":\n" << kernel::kernel_string(*k);
         std::vector<backend::ProgramId> ids = compile_kernels(*slot, unique);
         for (size_t i = 0; i < unique.size(); ++i) slot->programs.emplace(*unique[i], ids[i]);
         g_stats.compiles += unique.size();
@@ -287,9 +288,7 @@ void Realization::launch(Job& job) {
             ++g_stats.aliases;
             ZYX_LOG(sched) << "no kernel for " << n->label() << ": shares the buffer it views";
             break;
-        case Job::Kind::copy:
-            copy_into(*job.source, *job.out, "to() of " + n->label());
-            break;
+        case Job::Kind::copy: copy_into(*job.source, *job.out, "to() of " + n->label()); break;
         case Job::Kind::kernel: {
             KernelBuilder& kb = *job.kb;
             DeviceSlot& run = *job.run;
@@ -366,8 +365,9 @@ void read_to_host(const graph::NodePtr& node, void* dst, uint64_t bytes) {
     if (bytes == 0) return;
     uint64_t holds = uint64_t(graph::shape_numel(b->shape)) * dtype_size(b->dtype);
     if (bytes != holds)
-        throw Error(ErrorStatus::Internal, "scheduler: read of " + std::to_string(bytes) + " bytes from " +
-                                               node->label() + " holding " + std::to_string(holds));
+        throw Error(ErrorStatus::Internal,
+                    "scheduler: read of " + std::to_string(bytes) + " bytes from " + node->label() + " holding " +
+                        std::to_string(holds));
     b->pool->read_tensor(b->id, b->dtype, b->shape, dst, {});
 }
 
@@ -380,11 +380,12 @@ graph::NodePtr upload(const void* src, uint64_t bytes, DType dtype, const graph:
     std::lock_guard<std::recursive_mutex> lock(graph::runtime_mutex());
     DeviceSlot& slot = device_slot(device);
     if (bytes != uint64_t(graph::shape_numel(shape)) * dtype_size(dtype))
-        throw Error(ErrorStatus::Internal, "scheduler: upload of " + std::to_string(bytes) + " bytes for a " +
-                                               std::string(dtype_name(dtype)) + " tensor " + kernel::shape_string(shape));
+        throw Error(ErrorStatus::Internal,
+                    "scheduler: upload of " + std::to_string(bytes) + " bytes for a " + std::string(dtype_name(dtype)) +
+                        " tensor " + kernel::shape_string(shape));
     std::shared_ptr<Buffer> b = planned_buffer(slot, dtype, shape);
-    allocate_for(*b, "new " + std::string(dtype_name(dtype)) + " tensor " + kernel::shape_string(shape) + " on " +
-                         device.str());
+    allocate_for(
+        *b, "new " + std::string(dtype_name(dtype)) + " tensor " + kernel::shape_string(shape) + " on " + device.str());
     if (bytes) sync(*slot.pool, slot.pool->write_tensor(src, dtype, shape, b->id, {}));
     b->zero_padding = true;
     ZYX_LOG(mem) << "upload " << bytes << " bytes to " << device.str();

@@ -76,12 +76,12 @@ graph::NodePtr upload(const void* src, uint64_t bytes, DType dtype, const graph:
 
 // Counters since the start or the last reset_stats(), for tests and benchmarks.
 struct Stats {
-    uint64_t kernels = 0;         // kernels launched
-    uint64_t compiles = 0;        // programs compiled (kernel structure not seen before on a device)
-    uint64_t transfers = 0;       // buffers moved between pools
+    uint64_t kernels = 0;    // kernels launched
+    uint64_t compiles = 0;   // programs compiled (kernel structure not seen before on a device)
+    uint64_t transfers = 0;  // buffers moved between pools
     uint64_t transfer_bytes = 0;
-    uint64_t aliases = 0;         // nodes that shared an existing buffer instead of a kernel
-    uint64_t fallbacks = 0;       // kernels run on the host because their device did not support them
+    uint64_t aliases = 0;                        // nodes that shared an existing buffer instead of a kernel
+    uint64_t fallbacks = 0;                      // kernels run on the host because their device did not support them
     std::map<std::string, uint64_t> kernels_on;  // kernels launched per device ("host", "tt:0", …)
 };
 Stats stats();
@@ -96,8 +96,8 @@ struct KernelRecord {
                                      // ZYX_DEBUG=sched is on: building labels costs time)
     kernel::Kernel kernel;
     bool cache_hit = false;
-    std::string node_device;         // the device of the node it computed ("tt:0")
-    std::string fallback;            // when it ran elsewhere: why its node's device refused it
+    std::string node_device;  // the device of the node it computed ("tt:0")
+    std::string fallback;     // when it ran elsewhere: why its node's device refused it
 };
 std::vector<KernelRecord> recent_kernels();
 

@@ -58,11 +58,12 @@ Tensor loss_tensor(const Fn& f, const std::vector<Tensor>& in, const std::vector
 }
 
 // Autograd's gradients of Σ f · w with respect to every input, on `d` in dtype `t`.
-std::vector<std::vector<double>> autograd_grads(const Fn& f, const std::vector<Input>& spec, const std::vector<double>& w,
-                                                Device d, DType t) {
+std::vector<std::vector<double>> autograd_grads(const Fn& f, const std::vector<Input>& spec,
+                                                const std::vector<double>& w, Device d, DType t) {
     std::vector<Tensor> in;
     for (size_t i = 0; i < spec.size(); ++i)
-        in.push_back(zyx::tensor(values(spec[i].shape, spec[i].lo, spec[i].hi, 100 + i), spec[i].shape, t, d).requires_grad_());
+        in.push_back(
+            zyx::tensor(values(spec[i].shape, spec[i].lo, spec[i].hi, 100 + i), spec[i].shape, t, d).requires_grad_());
     loss_tensor(f, in, w, d, t).backward();
     std::vector<std::vector<double>> g;
     for (const Tensor& x : in) {
@@ -73,7 +74,8 @@ std::vector<std::vector<double>> autograd_grads(const Fn& f, const std::vector<I
 }
 
 // Central finite differences of the same loss in f64 on the interpreter.
-std::vector<std::vector<double>> numeric_grads(const Fn& f, const std::vector<Input>& spec, const std::vector<double>& w) {
+std::vector<std::vector<double>> numeric_grads(const Fn& f, const std::vector<Input>& spec,
+                                               const std::vector<double>& w) {
     std::vector<std::vector<double>> base;
     for (size_t i = 0; i < spec.size(); ++i) base.push_back(values(spec[i].shape, spec[i].lo, spec[i].hi, 100 + i));
     auto make = [&](const std::vector<std::vector<double>>& v) {
@@ -268,7 +270,8 @@ TEST(Autograd, EveryOpAgainstFiniteDifferences) {
         for (size_t i = 0; i < ag.size(); ++i) {
             ASSERT_EQ(ag[i].size(), fd[i].size()) << "input " << i;
             for (size_t j = 0; j < ag[i].size(); ++j)
-                EXPECT_NEAR(ag[i][j], fd[i][j], 1e-5 + 1e-5 * std::fabs(fd[i][j])) << c.name << ": input " << i << " element " << j;
+                EXPECT_NEAR(ag[i][j], fd[i][j], 1e-5 + 1e-5 * std::fabs(fd[i][j]))
+                    << c.name << ": input " << i << " element " << j;
         }
     }
 }
@@ -281,7 +284,8 @@ void same_on(Device d) {
         auto got = autograd_grads(c.f, c.inputs, kWeights, d, DType::f32);
         for (size_t i = 0; i < want.size(); ++i)
             for (size_t j = 0; j < want[i].size() && j < got[i].size(); ++j)
-                EXPECT_NEAR(got[i][j], want[i][j], 1e-4 + 1e-4 * std::fabs(want[i][j])) << "input " << i << " element " << j;
+                EXPECT_NEAR(got[i][j], want[i][j], 1e-4 + 1e-4 * std::fabs(want[i][j]))
+                    << "input " << i << " element " << j;
     }
 }
 
@@ -314,13 +318,16 @@ TEST(Autograd, SubgradientsAtKinksAreTorchs) {
     EXPECT_EQ(a.grad().to_vector<float>(), (std::vector<float>{0.5f, 0, 1}));
     EXPECT_EQ(b.grad().to_vector<float>(), (std::vector<float>{0.5f, 1, 0}));
     // max over an axis: tied elements share the gradient evenly
-    EXPECT_EQ(grad_of({3, 1, 3, 3}, [](const Tensor& x) { return x.max(); }), (std::vector<float>{1.f / 3, 0, 1.f / 3, 1.f / 3}));
+    EXPECT_EQ(grad_of({3, 1, 3, 3}, [](const Tensor& x) { return x.max(); }),
+              (std::vector<float>{1.f / 3, 0, 1.f / 3, 1.f / 3}));
     // prod with a zero: the product of the others
     EXPECT_EQ(grad_of({2, 0, 3}, [](const Tensor& x) { return x.prod(); }), (std::vector<float>{0, 6, 0}));
     EXPECT_EQ(grad_of({0, 0, 3}, [](const Tensor& x) { return x.prod(); }), (std::vector<float>{0, 0, 0}));
     // hardtanh-style activations: 0 at the bounds; hardswish's middle slope reaches the kinks
-    EXPECT_EQ(grad_of({-1, 0, 3, 6, 7}, [](const Tensor& x) { return x.relu6(); }), (std::vector<float>{0, 0, 1, 0, 0}));
-    EXPECT_EQ(grad_of({-3, 0, 3}, [](const Tensor& x) { return x.hardsigmoid(); }), (std::vector<float>{0, 1.f / 6, 0}));
+    EXPECT_EQ(grad_of({-1, 0, 3, 6, 7}, [](const Tensor& x) { return x.relu6(); }),
+              (std::vector<float>{0, 0, 1, 0, 0}));
+    EXPECT_EQ(grad_of({-3, 0, 3}, [](const Tensor& x) { return x.hardsigmoid(); }),
+              (std::vector<float>{0, 1.f / 6, 0}));
     EXPECT_EQ(grad_of({-4, -3, 0, 3, 4}, [](const Tensor& x) { return x.hardswish(); }),
               (std::vector<float>{0, -0.5f, 0.5f, 1.5f, 1}));
     // elu at 0 takes the exponential side (α); unused sides stay finite far out and at ±inf
@@ -441,7 +448,8 @@ TEST(Autograd, NoGradDetachAndNonDifferentiableOps) {
         ADD_FAILURE() << "no error";
         return std::string();
     };
-    EXPECT_NE(message([&] { (x > 0.f).cast(DType::f32).sum().backward(); }).find("does not require a gradient"), std::string::npos);
+    EXPECT_NE(message([&] { (x > 0.f).cast(DType::f32).sum().backward(); }).find("does not require a gradient"),
+              std::string::npos);
     EXPECT_NE(message([&] { (x * 2.f).backward(); }).find("one element"), std::string::npos);
     EXPECT_NE(message([&] { zyx::tensor({1, 2}).requires_grad_(); }).find("float"), std::string::npos);
     EXPECT_NE(message([&] { (x * 2.f).sum().backward(zyx::ones({2})); }).find("shape"), std::string::npos);

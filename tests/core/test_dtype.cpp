@@ -11,7 +11,10 @@ namespace {
 // Reference rounding through double: the two representable neighbours of x in the 16-bit format
 // are found by brute force over all 65536 codes, then each rule picks one. Only finite inputs
 // within the format's range are given to it.
-struct Neighbours { uint16_t lo, hi; double vlo, vhi; };
+struct Neighbours {
+    uint16_t lo, hi;
+    double vlo, vhi;
+};
 
 template <typename ToF32>
 Neighbours neighbours(float x, ToF32 to_f32) {
@@ -21,8 +24,14 @@ Neighbours neighbours(float x, ToF32 to_f32) {
         float f = to_f32(uint16_t(c));
         if (std::isnan(f) || std::isinf(f)) continue;
         double d = f;
-        if (d <= v && d > n.vlo) { n.vlo = d; n.lo = uint16_t(c); }
-        if (d >= v && d < n.vhi) { n.vhi = d; n.hi = uint16_t(c); }
+        if (d <= v && d > n.vlo) {
+            n.vlo = d;
+            n.lo = uint16_t(c);
+        }
+        if (d >= v && d < n.vhi) {
+            n.vhi = d;
+            n.hi = uint16_t(c);
+        }
     }
     return n;
 }
@@ -108,7 +117,10 @@ TEST(DType, F16AgainstCompilerFloat16) {
         std::memcpy(&h, &c16, 2);
         float want = static_cast<float>(h);
         float got = f16_to_f32(c16);
-        if (std::isnan(want)) { ASSERT_TRUE(std::isnan(got)); continue; }
+        if (std::isnan(want)) {
+            ASSERT_TRUE(std::isnan(got));
+            continue;
+        }
         ASSERT_EQ(f32_bits(got), f32_bits(want)) << "code=" << std::hex << c;
     }
 }

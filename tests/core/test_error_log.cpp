@@ -45,7 +45,10 @@ TEST(Log, DisabledChannelDoesNotEvaluate) {
     ::unsetenv("ZYX_DEBUG");
     log_reload_from_env();
     int evaluated = 0;
-    auto side_effect = [&] { ++evaluated; return 1; };
+    auto side_effect = [&] {
+        ++evaluated;
+        return 1;
+    };
     ZYX_LOG(sched) << side_effect();
     EXPECT_EQ(evaluated, 0);
 }

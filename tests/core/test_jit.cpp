@@ -17,8 +17,9 @@ namespace {
 struct TempCache {
     fs::path dir;
     TempCache() {
-        dir = fs::temp_directory_path() / ("zyx-jit-test-" + std::to_string(::getpid()) + "-" +
-                                           std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+        dir = fs::temp_directory_path() /
+            ("zyx-jit-test-" + std::to_string(::getpid()) + "-" +
+             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
         fs::create_directories(dir);
         ::setenv("ZYX_CACHE_DIR", dir.c_str(), 1);
     }
@@ -82,9 +83,7 @@ TEST(Jit, CompileErrorCarriesCompilerMessage) {
     }
     // nothing half-written is left in the cache
     for (auto& entry : fs::recursive_directory_iterator(cache.dir))
-        if (entry.is_regular_file()) {
-            EXPECT_EQ(entry.path().extension(), ".cpp") << entry.path();
-        }
+        if (entry.is_regular_file()) { EXPECT_EQ(entry.path().extension(), ".cpp") << entry.path(); }
 }
 
 TEST(Jit, ConcurrentProcessesShareOneCacheEntry) {
@@ -99,9 +98,7 @@ TEST(Jit, ConcurrentProcessesShareOneCacheEntry) {
                 jit::Library lib(jit::compile_shared(src, o));
                 auto fn = reinterpret_cast<int (*)()>(lib.symbol("shared_fn"));
                 ::_exit(fn && fn() == 99 ? 0 : 1);
-            } catch (...) {
-                ::_exit(2);
-            }
+            } catch (...) { ::_exit(2); }
         }
         kids.push_back(pid);
     }

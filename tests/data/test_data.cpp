@@ -110,8 +110,10 @@ protected:
     void TearDown() override {
         std::error_code ec;
         fs::remove_all(dir_, ec);
-        if (had_env_) setenv("ZYX_FASHION_MNIST_DIR", old_env_.c_str(), 1);
-        else unsetenv("ZYX_FASHION_MNIST_DIR");
+        if (had_env_)
+            setenv("ZYX_FASHION_MNIST_DIR", old_env_.c_str(), 1);
+        else
+            unsetenv("ZYX_FASHION_MNIST_DIR");
     }
     std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
@@ -128,7 +130,8 @@ void expect_error(F&& f, ErrorStatus status, const std::vector<std::string>& par
         ADD_FAILURE() << "no error; expected " << zyx::error_status_name(status);
     } catch (const Error& e) {
         EXPECT_EQ(e.status(), status) << e.what();
-        for (const std::string& p : parts) EXPECT_NE(e.message().find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
+        for (const std::string& p : parts)
+            EXPECT_NE(e.message().find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
     }
 }
 
@@ -246,8 +249,10 @@ TEST_F(DataTest, MalformedFilesAreInvalidArgumentsNamingThePath) {
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
         std::string p = path(c.name);
-        if (c.gzip) write_gzip(p, c.bytes);
-        else write_plain(p, c.bytes);
+        if (c.gzip)
+            write_gzip(p, c.bytes);
+        else
+            write_plain(p, c.bytes);
         expect_error([&] { zyx::data::read_idx(p); }, ErrorStatus::InvalidArgument, {p, c.what});
     }
 
@@ -287,9 +292,9 @@ Bytes fake_labels(uint32_t n) {
 TEST_F(DataTest, MissingDatasetSaysWhereItLookedAndHowToGetIt) {
     setenv("ZYX_FASHION_MNIST_DIR", dir_.c_str(), 1);
     EXPECT_EQ(zyx::data::fashion_mnist_dir(), dir_.string());
-    expect_error([] { zyx::data::load_fashion_mnist(); }, ErrorStatus::Io,
-                 {dir_.string(), "train-images-idx3-ubyte", "dataset-fashion-mnist", "scripts/setup",
-                  "ZYX_FASHION_MNIST_DIR"});
+    expect_error(
+        [] { zyx::data::load_fashion_mnist(); }, ErrorStatus::Io,
+        {dir_.string(), "train-images-idx3-ubyte", "dataset-fashion-mnist", "scripts/setup", "ZYX_FASHION_MNIST_DIR"});
     // Three of four files present: the fourth is named.
     write_gzip(path("train-images-idx3-ubyte.gz"), fake_images(2));
     write_plain(path("train-labels-idx1-ubyte"), fake_labels(2));
@@ -536,17 +541,21 @@ TEST(DataLoader, BatchesLandOnTheRequestedDevice) {
 }
 
 TEST(DataLoader, MisuseIsAnInvalidArgumentNamingTheProblem) {
-    auto invalid = [](auto f, std::vector<std::string> parts) {
-        expect_error(f, ErrorStatus::InvalidArgument, parts);
-    };
+    auto invalid = [](auto f, std::vector<std::string> parts) { expect_error(f, ErrorStatus::InvalidArgument, parts); };
     std::vector<Tensor> in = rows(6);
     invalid([] { DataLoader({}, 2); }, {"DataLoader", "no tensors"});
     invalid([&] { DataLoader(in, 0); }, {"DataLoader", "batch size 0"});
     invalid([&] { DataLoader(in, -3); }, {"batch size -3"});
-    invalid([&] { DataLoader({in[0], zyx::zeros({5, 2})}, 2); },
-            {"DataLoader", "tensor 1", "[5,2]", "first axis 5", "tensor 0", "[6]", "first axis 6"});
-    invalid([&] { DataLoader({in[0], in[1].to(Device::interpreter())}, 2); },
-            {"DataLoader", "tensor 1", "interpreter", "host"});
+    invalid(
+        [&] {
+            DataLoader({in[0], zyx::zeros({5, 2})}, 2);
+        },
+        {"DataLoader", "tensor 1", "[5,2]", "first axis 5", "tensor 0", "[6]", "first axis 6"});
+    invalid(
+        [&] {
+            DataLoader({in[0], in[1].to(Device::interpreter())}, 2);
+        },
+        {"DataLoader", "tensor 1", "interpreter", "host"});
     invalid([&] { DataLoader({zyx::scalar_tensor(1)}, 2); }, {"DataLoader", "tensor 0", "0-d"});
     invalid([&] { DataLoader({in[0], Tensor()}, 2); }, {"DataLoader", "tensor 1", "undefined"});
 }

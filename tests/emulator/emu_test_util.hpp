@@ -21,9 +21,7 @@ using namespace zyx::emu;
 inline Error catch_error(const std::function<void()>& f) {
     try {
         f();
-    } catch (const Error& e) {
-        return e;
-    }
+    } catch (const Error& e) { return e; }
     ADD_FAILURE() << "expected a zyx::Error";
     return Error(ErrorStatus::Internal, "(no error)");
 }
@@ -50,8 +48,8 @@ inline KernelSpec compute(std::string name, std::string src, CoreRangeSet cores,
     k.kind = KernelKind::compute;
     return k;
 }
-inline CircularBufferSpec cb(uint32_t index, uint32_t pages, CoreRangeSet cores,
-                             DataFormat f = DataFormat::Float16_b, uint32_t page_bytes = 0) {
+inline CircularBufferSpec cb(uint32_t index, uint32_t pages, CoreRangeSet cores, DataFormat f = DataFormat::Float16_b,
+                             uint32_t page_bytes = 0) {
     return {index, f, page_bytes ? page_bytes : tile_size_bytes(f), pages, std::move(cores), {}, {}};
 }
 
@@ -60,9 +58,7 @@ inline std::optional<Error> run(Device& d, ProgramId p) {
     try {
         d.program_launch(p);
         d.wait();
-    } catch (const Error& e) {
-        return e;
-    }
+    } catch (const Error& e) { return e; }
     return std::nullopt;
 }
 

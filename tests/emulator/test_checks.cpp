@@ -41,7 +41,8 @@ void kernel_main() {
     *reinterpret_cast<volatile uint32_t*>(l1) = get_arg_val<uint32_t>(0) * 3;
     noc_async_write(l1, get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(1), 64}), 64);
     noc_async_write_barrier();
-})", one_core())};
+})",
+                         one_core())};
         auto p = dev.program_create(s);
         dev.program_set_runtime_args(p, 0, {0, 0}, {14, out.address});
         auto err = run(dev, p);
@@ -75,14 +76,17 @@ void kernel_main() {
     copy_tile(0, 0, 0);
     tile_regs_commit();
     cb_pop_front(0, 1);
-})", one_core())},
+})",
+                            one_core())},
                    {cb(0, 2, one_core())});
-    expect_check(e, ErrorStatus::Deadlock, {"stuck", "(0,0)", "TRISC0 (UNPACK)", "cb_wait_front(cb 0, need 1, have 0)"},
-                 {"core (0,0) TRISC1 (MATH) [stuck]: MATH waiting for UNPACK", "core (0,0) TRISC2 (PACK) [stuck]: finished"});
+    expect_check(
+        e, ErrorStatus::Deadlock, {"stuck", "(0,0)", "TRISC0 (UNPACK)", "cb_wait_front(cb 0, need 1, have 0)"},
+        {"core (0,0) TRISC1 (MATH) [stuck]: MATH waiting for UNPACK", "core (0,0) TRISC2 (PACK) [stuck]: finished"});
 }
 
 TEST_F(Fixture, CbOverReservation) {
-    auto e = fails({dm0("greedy", "void kernel_main() { cb_reserve_back(0, 3); }", one_core())}, {cb(0, 2, one_core())});
+    auto e =
+        fails({dm0("greedy", "void kernel_main() { cb_reserve_back(0, 3); }", one_core())}, {cb(0, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"greedy", "(0,0)", "BRISC", "cb_reserve_back(cb 0, 3)"},
                  {"more pages than the CB holds (2)"});
 }
@@ -98,11 +102,13 @@ TEST_F(Fixture, CbOverrunAtTheEnd) {
     auto e = fails({dm0("producer", R"(
 void kernel_main() {
     for (int i = 0; i < 2; ++i) { cb_reserve_back(0, 2); cb_push_back(0, 2); }
-})", one_core()),
+})",
+                        one_core()),
                     dm1("consumer", R"(
 void kernel_main() {
     for (int i = 0; i < 2; ++i) { cb_wait_front(0, 2); cb_pop_front(0, 2); }
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 3, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"producer", "(0,0)", "BRISC", "cb_reserve_back(cb 0, 2)"},
                  {"at page 2", "crosses the end", "overrun", "only 1 pages remain", "must use the same page count",
@@ -114,28 +120,32 @@ TEST_F(Fixture, CbWaitOverrunAtTheEnd) {
     auto e = fails({dm0("producer", R"(
 void kernel_main() {
     for (int i = 0; i < 4; ++i) { cb_reserve_back(0, 1); cb_push_back(0, 1); }
-})", one_core()),
+})",
+                        one_core()),
                     dm1("consumer", R"(
 void kernel_main() {
     for (int i = 0; i < 2; ++i) { cb_wait_front(0, 2); cb_pop_front(0, 2); }
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 3, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"consumer", "(0,0)", "NCRISC", "cb_wait_front(cb 0, 2)"},
-                 {"at page 2", "crosses the end", "only 1 pages remain", "available now", "Every cb_wait_front on one CB",
-                  "divide the CB's size"});
+                 {"at page 2", "crosses the end", "only 1 pages remain", "available now",
+                  "Every cb_wait_front on one CB", "divide the CB's size"});
 }
 
 TEST_F(Fixture, NonCumulativeWaitThenBigPop) {
-    auto e = fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 4); cb_push_back(0, 4); }", one_core()),
-                    dm1("consumer", "void kernel_main() { cb_wait_front(0, 1); cb_wait_front(0, 1); cb_pop_front(0, 2); }",
-                        one_core())},
-                   {cb(0, 4, one_core())});
+    auto e =
+        fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 4); cb_push_back(0, 4); }", one_core()),
+               dm1("consumer", "void kernel_main() { cb_wait_front(0, 1); cb_wait_front(0, 1); cb_pop_front(0, 2); }",
+                   one_core())},
+              {cb(0, 4, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"consumer", "(0,0)", "NCRISC", "cb_pop_front(cb 0, 2)"},
                  {"more pages than were waited for with cb_wait_front (1)"});
 }
 
 TEST_F(Fixture, DirtyCbAtKernelExit) {
-    auto e = fails({dm0("forgetful", "void kernel_main() { cb_reserve_back(0, 1); }", one_core())}, {cb(0, 2, one_core())});
+    auto e =
+        fails({dm0("forgetful", "void kernel_main() { cb_reserve_back(0, 1); }", one_core())}, {cb(0, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"forgetful", "(0,0)", "BRISC", "kernel exit with cb 0 dirty"},
                  {"1 pages reserved", "never pushed"});
     e = fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 2); cb_push_back(0, 2); }", one_core()),
@@ -168,7 +178,8 @@ void kernel_main() {
     noc_async_read_page(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, get_write_ptr(0));
     cb_push_back(0, 1);
     noc_async_read_barrier();
-})", one_core()),
+})",
+                        one_core()),
                     dm1("sink", "void kernel_main() { cb_wait_front(0, 1); cb_pop_front(0, 1); }", one_core())},
                    {cb(0, 2, one_core())}, {{in.address}});
     expect_check(e, ErrorStatus::KernelFault, {"reader", "(0,0)", "BRISC", "cb_push_back(cb 0, 1)"},
@@ -184,7 +195,8 @@ void kernel_main() {
     noc_async_write_page(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, get_read_ptr(0));
     cb_pop_front(0, 1);
     noc_async_write_barrier();
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 2, one_core())}, {{}, {out.address}});
     expect_check(e, ErrorStatus::KernelFault, {"writer", "(0,0)", "NCRISC", "cb_pop_front(cb 0, 1)"},
                  {"a NoC write from these pages (2048 B at 0x", "missing noc_async_write_barrier"});
@@ -195,9 +207,11 @@ TEST_F(Fixture, TransfersOutstandingAtKernelExit) {
     auto e = fails({dm0("reader", R"(
 void kernel_main() {
     noc_async_read(get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}), get_write_ptr(0), 2048);
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 1, one_core())}, {{in.address}});
-    expect_check(e, ErrorStatus::KernelFault, {"reader", "(0,0)", "BRISC", "from DRAM bank 0 address " + hex(in.address)},
+    expect_check(e, ErrorStatus::KernelFault,
+                 {"reader", "(0,0)", "BRISC", "from DRAM bank 0 address " + hex(in.address)},
                  {"kernel exit with 1 NoC reads and 0 NoC writes outstanding", "a read of 2048 B", "to L1 0x",
                   "of core (0,0)", "missing noc_async_read_barrier"});
 }
@@ -219,7 +233,8 @@ void kernel_main() {
     *reinterpret_cast<volatile uint32_t*>(l1) = seen;
     noc_async_write(l1, get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(1), 2048}), 2048);
     noc_async_write_barrier();
-})", one_core())};
+})",
+                     one_core())};
     auto p = dev.program_create(s);
     dev.program_set_runtime_args(p, 0, {0, 0}, {in.address, out.address});
     ASSERT_FALSE(run(dev, p));
@@ -235,7 +250,8 @@ void kernel_main() {
     uint64_t src = get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}) + 4;
     noc_async_read(src, get_write_ptr(0), 64);
     noc_async_read_barrier();
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 1, one_core())}, {{in.address}});
     expect_check(e, ErrorStatus::KernelFault, {"skewed", "(0,0)", "BRISC", "source " + hex(in.address + 4)},
                  {"noc_async_read: misaligned", "modulo 32 B (DRAM alignment)"});
@@ -247,7 +263,8 @@ TEST_F(Fixture, OutOfBoundsDram) {
 void kernel_main() {
     noc_async_read_page(24, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, get_write_ptr(0));
     noc_async_read_barrier();
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 1, one_core())}, {{in.address}});
     // Page 24 would be the third page of bank 0.
     expect_check(e, ErrorStatus::KernelFault, {"oob", "(0,0)", "BRISC", "address " + hex(in.address + 2 * 2048)},
@@ -261,7 +278,8 @@ void kernel_main() {
     uint32_t past_end = get_write_ptr(0) + 1499136;
     noc_async_read_page(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 2048}, past_end);
     noc_async_read_barrier();
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 1, one_core())}, {{in.address}});
     expect_check(e, ErrorStatus::KernelFault, {"oob", "(0,0)", "NCRISC", "noc_async_read: destination 0x"},
                  {"(+2048 B) is outside this core's L1", "out of bounds"});
@@ -272,7 +290,8 @@ TEST_F(Fixture, NocToNowhere) {
 void kernel_main() {
     noc_async_read(get_noc_addr(60, 60, get_write_ptr(0)), get_write_ptr(0), 64);
     noc_async_read_barrier();
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"lost", "(0,0)", "BRISC", "noc_async_read: NoC (60,60) address 0x"},
                  {"neither a worker core nor a DRAM bank"});
@@ -288,7 +307,8 @@ void kernel_main() {
     uint64_t dst = get_noc_multicast_addr(my_x[noc_index], my_y[noc_index], my_x[noc_index] + 1, my_y[noc_index], l1);
     noc_async_write_multicast(l1, dst, 64, 2);
     noc_async_write_barrier();
-})", two)},
+})",
+                        two)},
                    {cb(0, 1, two)});
     // Wormhole NoC coordinates of cores (0,0) and (1,0): (18,18) and (19,18).
     expect_check(e, ErrorStatus::KernelFault, {"mcast", "(0,0)", "BRISC", "of the NoC rectangle (18,18)-(19,18)"},
@@ -368,7 +388,8 @@ void kernel_main() {
     copy_tile(0, 0, 8);
     tile_regs_commit();
     cb_pop_front(0, 1);
-})", one_core())},
+})",
+                            one_core())},
                    {cb(0, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"wide", "(0,0)", "TRISC1 (MATH)", "DST index 8"},
                  {"capacity of 8 tiles (16-bit DST, half sync)"});
@@ -381,7 +402,8 @@ void kernel_main() {
     fill_tile_init();
     fill_tile(4, 1.0f);
     tile_regs_commit();
-})", one_core());
+})",
+                     one_core());
     k.compute.fp32_dest_acc_en = true;
     auto e = fails({k}, {});
     expect_check(e, ErrorStatus::KernelFault, {"wide32", "(0,0)", "TRISC1 (MATH)", "DST index 4"},
@@ -389,7 +411,8 @@ void kernel_main() {
 }
 
 TEST_F(Fixture, DstUseOutsideStateMachine) {
-    auto e = fails({compute("no_acquire", "void kernel_main() { fill_tile_init(); fill_tile(0, 2.0f); }", one_core())}, {});
+    auto e =
+        fails({compute("no_acquire", "void kernel_main() { fill_tile_init(); fill_tile(0, 2.0f); }", one_core())}, {});
     expect_check(e, ErrorStatus::KernelFault, {"no_acquire", "(0,0)", "TRISC1 (MATH)", "DST index 0"},
                  {"fill_tile", "used outside tile_regs_acquire"});
     e = fails({compute("no_wait", R"(
@@ -397,11 +420,13 @@ void kernel_main() {
     cb_reserve_back(16, 1);
     pack_tile(0, 16);
     cb_push_back(16, 1);
-})", one_core())},
+})",
+                       one_core())},
               {cb(16, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"no_wait", "(0,0)", "TRISC2 (PACK)", "pack_tile(0, cb 16)"},
                  {"outside tile_regs_wait"});
-    e = fails({compute("no_commit", "void kernel_main() { tile_regs_acquire(); tile_regs_acquire(); }", one_core())}, {});
+    e = fails({compute("no_commit", "void kernel_main() { tile_regs_acquire(); tile_regs_acquire(); }", one_core())},
+              {});
     expect_check(e, ErrorStatus::KernelFault, {"no_commit", "(0,0)", "TRISC1 (MATH)", "(DST section 0)"},
                  {"tile_regs_acquire: DST is already acquired"});
 }
@@ -413,7 +438,8 @@ void kernel_main() {
     tile_regs_acquire(); fill_tile_init(); fill_tile(0, 1.0f); fill_tile(1, 2.0f); tile_regs_commit();
     tile_regs_wait(); pack_tile(0, 16); pack_tile(1, 16); tile_regs_release();
     cb_push_back(16, 1);
-})", one_core())},
+})",
+                            one_core())},
                    {cb(16, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"overpack", "(0,0)", "TRISC2 (PACK)", "pack_tile(1, cb 16)"},
                  {"writes page 1", "only 1 pages are reserved"});
@@ -425,15 +451,18 @@ TEST_F(Fixture, KernelCrashIsReported) {
 void kernel_main() {
     volatile uint32_t* p = reinterpret_cast<volatile uint32_t*>(uintptr_t(get_arg_val<uint32_t>(0)));
     *p = 1;
-})", one_core())},
+})",
+                        one_core())},
                    {}, {{16}});
-    expect_check(e, ErrorStatus::KernelFault, {"wild", "(0,0)", "NCRISC", "at address 0x10"}, {"crashed with", "null pointer"});
+    expect_check(e, ErrorStatus::KernelFault, {"wild", "(0,0)", "NCRISC", "at address 0x10"},
+                 {"crashed with", "null pointer"});
     // A second crash in the same device, on another processor and core.
     auto e2 = fails({dm0("runaway", R"(
 void kernel_main() {
     volatile uint8_t* p = reinterpret_cast<volatile uint8_t*>(uintptr_t(get_write_ptr(0)));
     for (uint32_t i = 0;; i += 4096) p[i] = 1;   // runs off the end of L1
-})", one_core())},
+})",
+                         one_core())},
                     {cb(0, 1, one_core())});
     expect_check(e2, ErrorStatus::KernelFault, {"runaway", "(0,0)", "BRISC", "beyond the end of L1 of core 0"},
                  {"crashed with", "at address 0x"});
@@ -443,13 +472,15 @@ TEST_F(Fixture, MutableGlobalsAreRefused) {
     ProgramSpec s;
     s.kernels = {dm0("stateful", "uint32_t counter;\nvoid kernel_main() { counter++; }", one_core())};
     auto e = catch_error([&] { dev.program_create(s); });
-    expect_host_check(e, ErrorStatus::Unsupported, "kernel 'stateful'", {"Unsupported:", "(counter)", "shared by every core"});
+    expect_host_check(e, ErrorStatus::Unsupported, "kernel 'stateful'",
+                      {"Unsupported:", "(counter)", "shared by every core"});
     s.kernels = {dm0("static_local", "void kernel_main() { static int calls = 0; ++calls; }", one_core())};
     e = catch_error([&] { dev.program_create(s); });
     expect_host_check(e, ErrorStatus::Unsupported, "kernel 'static_local'", {"calls"});
     // Constants are fine.
-    s.kernels = {dm0("consts", "constexpr uint32_t k[] = {1, 2};\nconst char* const names[] = {\"a\"};\n"
-                               "void kernel_main() { (void)k; (void)names; }",
+    s.kernels = {dm0("consts",
+                     "constexpr uint32_t k[] = {1, 2};\nconst char* const names[] = {\"a\"};\n"
+                     "void kernel_main() { (void)k; (void)names; }",
                      one_core())};
     EXPECT_NO_THROW(dev.program_create(s));
 }
@@ -467,13 +498,15 @@ TEST_F(Fixture, CompileErrorsCarryTheCompilerMessage) {
 
 TEST_F(Fixture, SemaphoreWaitOutsideL1) {
     // A 64-bit pointer is reported whole (it was truncated to its low 32 bits).
-    auto e = fails({dm0("wild_sem", "void kernel_main() { noc_semaphore_wait((volatile uint32_t*)0x7ff000000010ull, 1); }",
-                        one_core())},
-                   {});
+    auto e =
+        fails({dm0("wild_sem", "void kernel_main() { noc_semaphore_wait((volatile uint32_t*)0x7ff000000010ull, 1); }",
+                   one_core())},
+              {});
     expect_check(e, ErrorStatus::KernelFault, {"wild_sem", "(0,0)", "BRISC", "semaphore 0x7ff000000010 (+4 B)"},
                  {"noc_semaphore_wait:", "outside this core's L1", "out of bounds"});
-    e = fails({dm1("low_sem", "void kernel_main() { noc_semaphore_wait_min((volatile uint32_t*)0x10, 2); }", one_core())},
-              {});
+    e = fails(
+        {dm1("low_sem", "void kernel_main() { noc_semaphore_wait_min((volatile uint32_t*)0x10, 2); }", one_core())},
+        {});
     expect_check(e, ErrorStatus::KernelFault, {"low_sem", "(0,0)", "NCRISC", "semaphore 0x10 (+4 B)"},
                  {"noc_semaphore_wait_min:", "outside this core's L1"});
 }
@@ -490,19 +523,22 @@ void kernel_main() {
     tile_regs_acquire();
     tile_regs_commit();
 #endif
-})", one_core())};
+})",
+                         one_core())};
     auto e = catch_error([&] { dev.program_create(s); });
     expect_host_check(e, ErrorStatus::Unsupported, "compute kernel 'per_trisc' uses TRISC_MATH (line 5)",
                       {"Unsupported:", "never defined", "MATH(…)"});
     s.kernels = {compute("trisc_index", R"(#if COMPILE_FOR_TRISC == 1
 #endif
-void kernel_main() {})", one_core())};
+void kernel_main() {})",
+                         one_core())};
     e = catch_error([&] { dev.program_create(s); });
     expect_host_check(e, ErrorStatus::Unsupported, "compute kernel 'trisc_index' uses COMPILE_FOR_TRISC (line 1)");
     s.kernels = {compute("uck", R"(void kernel_main() {
 #if defined(UCK_CHLKC_PACK)
 #endif
-})", one_core())};
+})",
+                         one_core())};
     e = catch_error([&] { dev.program_create(s); });
     expect_host_check(e, ErrorStatus::Unsupported, "compute kernel 'uck' uses UCK_CHLKC_PACK (line 2)");
     // Mentions outside code, look-alike names and data-movement kernels are fine.
@@ -512,12 +548,14 @@ void kernel_main() {})", one_core())};
     char q = '\'';
     int TRISC_MATHS = 1'000;
     (void)r; (void)q; (void)TRISC_MATHS;
-})--", one_core()),
+})--",
+                         one_core()),
                  dm0("dm", R"(void kernel_main() {
 #ifdef TRISC_MATH
 #error never
 #endif
-})", one_core())};
+})",
+                     one_core())};
     EXPECT_NO_THROW(dev.program_create(s));
 }
 
@@ -537,7 +575,8 @@ TEST(EmuChecksThreads, DeadlockAcrossWorkersOnSemaphores) {
     s.kernels = {dm0("waiter", R"(
 void kernel_main() {
     noc_semaphore_wait(reinterpret_cast<volatile uint32_t*>(get_semaphore(0)), 1);
-})", two)};
+})",
+                     two)};
     auto p = dev.program_create(s);
     auto err = run(dev, p);
     ASSERT_TRUE(err);
@@ -554,7 +593,8 @@ void kernel_main() {
     for (uint32_t i = 0; i < 16; ++i) fill_tile(i, 1.0f);
     fill_tile(16, 1.0f);
     tile_regs_commit();
-})", one_core());
+})",
+                     one_core());
     k.compute.dst_full_sync_en = true;
     ProgramSpec s;
     s.kernels = {k};
@@ -574,7 +614,8 @@ void kernel_main() {
     for (uint32_t i = 0; i < 8; ++i) fill_tile(i, 1.0f);
     fill_tile(8, 1.0f);
     tile_regs_commit();
-})", one_core());
+})",
+                     one_core());
     k.compute.dst_full_sync_en = true;
     k.compute.fp32_dest_acc_en = true;
     ProgramSpec s;
@@ -593,7 +634,8 @@ uint32_t depth(volatile uint32_t n) {
     pad[0] = uint8_t(n);
     return n == 0 ? pad[0] : depth(n - 1) + pad[0];
 }
-void kernel_main() { DPRINT_MATH(DPRINT << depth(1000000) << ENDL()); })", one_core())},
+void kernel_main() { DPRINT_MATH(DPRINT << depth(1000000) << ENDL()); })",
+                            one_core())},
                    {});
     expect_check(e, ErrorStatus::KernelFault, {"deep", "(0,0)", "TRISC1 (MATH)", "(stack overflow"}, {"crashed with"});
 }
@@ -607,7 +649,8 @@ TEST(EmuChecksSeeded, MissingReadBarrierIsCaughtUnderEverySeed) {
         auto in = dev.buffer_create(4 * 2048, 2048);
         ProgramSpec s;
         s.cbs = {cb(0, 4, one_core())};
-        s.kernels = {dm0("reader", R"(
+        s.kernels = {
+            dm0("reader", R"(
 void kernel_main() {
     InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), 2048};
     for (uint32_t i = 0; i < 4; ++i) {
@@ -616,9 +659,11 @@ void kernel_main() {
         cb_push_back(0, 1);
     }
     noc_async_read_barrier();
-})", one_core()),
-                     dm1("sink", "void kernel_main() { for (int i = 0; i < 4; ++i) { cb_wait_front(0, 1); cb_pop_front(0, 1); } }",
-                         one_core())};
+})",
+                one_core()),
+            dm1("sink",
+                "void kernel_main() { for (int i = 0; i < 4; ++i) { cb_wait_front(0, 1); cb_pop_front(0, 1); } }",
+                one_core())};
         auto p = dev.program_create(s);
         dev.program_set_runtime_args(p, 0, {0, 0}, {in.address});
         auto err = run(dev, p);
@@ -641,16 +686,18 @@ TEST_F(Fixture, CbPushBeyondReservationAndUnconfiguredCb) {
 }
 
 TEST_F(Fixture, NocZeroLengthAndBadL1Targets) {
-    auto e = fails({dm0("empty", "void kernel_main() { noc_async_read(get_noc_addr(get_write_ptr(0)), get_write_ptr(0), 0); }",
-                        one_core())},
-                   {cb(0, 1, one_core())});
+    auto e = fails(
+        {dm0("empty", "void kernel_main() { noc_async_read(get_noc_addr(get_write_ptr(0)), get_write_ptr(0), 0); }",
+             one_core())},
+        {cb(0, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"empty", "(0,0)", "BRISC", "(NoC address 0x"},
                  {"noc_async_read: zero-length transfer", "L1 address 0x"});
     e = fails({dm0("lowaddr", R"(
 void kernel_main() {
     noc_async_read(get_noc_addr(0x40), get_write_ptr(0), 64);
     noc_async_read_barrier();
-})", one_core())},
+})",
+                   one_core())},
               {cb(0, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"lowaddr", "(0,0)", "BRISC", "address 0x40"}, {"is not an L1 address"});
     e = fails({dm1("pastend", R"(
@@ -658,7 +705,8 @@ void kernel_main() {
     uint32_t base = get_write_ptr(0) - 0x10000;   // L1 offset 0 of this core
     noc_async_read(get_noc_addr(base + 1499136 - 32), get_write_ptr(0), 64);
     noc_async_read_barrier();
-})", one_core())},
+})",
+                   one_core())},
               {cb(0, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"pastend", "(0,0)", "NCRISC", "64 B at L1 offset 1499104"},
                  {"run past the end of L1"});
@@ -676,7 +724,8 @@ void kernel_main() {
         noc_async_read_page(page, g, get_write_ptr(0));
         noc_async_read_barrier();
     }
-})", one_core())},
+})",
+                        one_core())},
                    {cb(0, 1, one_core())}, {{in.address}});
     expect_check(e, ErrorStatus::KernelFault, {"row2", "(0,0)", "BRISC", "address " + hex(in.address + 2048)},
                  {"in DRAM bank 1", "not inside any live buffer"});
@@ -694,7 +743,8 @@ void kernel_main() {
     tile_regs_acquire(); tile_regs_commit();
     tile_regs_acquire(); tile_regs_commit();
     tile_regs_wait(); tile_regs_wait();
-})", one_core())},
+})",
+                       one_core())},
               {});
     expect_check(e, ErrorStatus::KernelFault, {"wait_twice", "(0,0)", "TRISC2 (PACK)", "(DST section 0)"},
                  {"PACK already holds DST (missing tile_regs_release)"});
@@ -704,7 +754,8 @@ void kernel_main() {
     tile_regs_acquire(); tile_regs_commit();
     tile_regs_wait(); pack_tile(8, 16); tile_regs_release();
     cb_push_back(16, 1);
-})", one_core())},
+})",
+                       one_core())},
               {cb(16, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"packwide", "(0,0)", "TRISC2 (PACK)", "pack_tile(8, cb 16)"},
                  {"DST index 8 is beyond the capacity of 8"});
@@ -712,27 +763,32 @@ void kernel_main() {
 
 TEST_F(Fixture, UnpackRulesAndRolesOutOfStep) {
     const char* feed = "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }";
-    auto e = fails({dm0("feed", feed, one_core()), compute("small_page", R"(
+    auto e = fails({dm0("feed", feed, one_core()),
+                    compute("small_page", R"(
 void kernel_main() {
     copy_tile_init(0);
     cb_wait_front(0, 1);
     tile_regs_acquire(); copy_tile(0, 0, 0); tile_regs_commit();
     cb_pop_front(0, 1);
-})", one_core())},
+})",
+                            one_core())},
                    {cb(0, 1, one_core(), DataFormat::Float16_b, 64)});
     expect_check(e, ErrorStatus::KernelFault, {"small_page", "(0,0)", "TRISC0 (UNPACK)", "copy_tile(cb 0)"},
                  {"page of 64 B is smaller than a Float16_b tile"});
-    e = fails({dm0("feed", feed, one_core()), compute("beyond_window", R"(
+    e = fails({dm0("feed", feed, one_core()),
+               compute("beyond_window", R"(
 void kernel_main() {
     copy_tile_init(0);
     cb_wait_front(0, 1);
     tile_regs_acquire(); copy_tile(0, 1, 0); tile_regs_commit();
     cb_pop_front(0, 1);
-})", one_core())},
+})",
+                       one_core())},
               {cb(0, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"beyond_window", "(0,0)", "TRISC0 (UNPACK)", "copy_tile(cb 0, tile 1)"},
                  {"outside the 1 pages waited for"});
-    e = fails({dm0("feed", feed, one_core()), compute("diverged", R"(
+    e = fails({dm0("feed", feed, one_core()),
+               compute("diverged", R"(
 void kernel_main() {
     copy_tile_init(0);
     cb_wait_front(0, 1);
@@ -741,7 +797,8 @@ void kernel_main() {
     MATH(copy_tile(0, 0, 0));
     tile_regs_commit();
     cb_pop_front(0, 1);
-})", one_core())},
+})",
+                       one_core())},
               {cb(0, 1, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"diverged", "(0,0)", "TRISC1 (MATH)", "into DST 1"},
                  {"copy_tile: MATH and UNPACK are out of step"});
@@ -751,9 +808,10 @@ void kernel_main() {
 
 TEST_F(Fixture, AbortInAKernelIsReported) {
     if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns the fault signals";
-    auto e = fails({dm1("quitter", "#include <cstdlib>\nvoid kernel_main() { if (get_arg_val<uint32_t>(0) == 7) abort(); }",
-                        one_core())},
-                   {}, {{7}});
+    auto e =
+        fails({dm1("quitter", "#include <cstdlib>\nvoid kernel_main() { if (get_arg_val<uint32_t>(0) == 7) abort(); }",
+                   one_core())},
+              {}, {{7}});
     expect_check(e, ErrorStatus::KernelFault, {"quitter", "(0,0)", "NCRISC", "called abort()"});
 }
 
@@ -763,7 +821,8 @@ TEST_F(Fixture, FailedAssertInAKernelIsReported) {
 void kernel_main() {
     uint32_t n = get_arg_val<uint32_t>(0);
     MATH(assert(n < 4));
-})", one_core())},
+})",
+                            one_core())},
                    {}, {{9}});
     expect_check(e, ErrorStatus::KernelFault, {"checker", "(0,0)", "TRISC1 (MATH)", "assert(n < 4)"},
                  {"failed at line 4 of the kernel source", "kernel_main"});

@@ -16,9 +16,7 @@ template <class F>
 Error expect_error(F&& f) {
     try {
         f();
-    } catch (const Error& e) {
-        return e;
-    }
+    } catch (const Error& e) { return e; }
     ADD_FAILURE() << "expected zyx::Error";
     return Error(ErrorStatus::Internal, "none");
 }

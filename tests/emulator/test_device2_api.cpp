@@ -216,14 +216,16 @@ void kernel_main() {
     local.async_write(scratch, AllocatorBank<AllocatorBankType::DRAM>{}, 64, {}, {.bank_id = 1, .addr = base});
     local.async_write_barrier();
     cb.push_back(1);
-})", one_core()),
+})",
+                     one_core()),
                  dm1("consumer", R"(
 #include "experimental/circular_buffer.h"
 void kernel_main() {
     experimental::CircularBuffer cb(0);
     cb.wait_front(1);
     cb.pop_front(1);
-})", one_core())};
+})",
+                     one_core())};
     auto p = dev.program_create(s);
     dev.program_set_runtime_args(p, 0, {0, 0}, {in.address});
     auto err = run(dev, p);
@@ -247,7 +249,8 @@ void kernel_main() {
     noc.async_read(acc, cb, 2048, {.page_id = 0}, {.offset_bytes = 0});
     cb.push_back(1);
     noc.async_read_barrier();
-})", one_core(), dev.tensor_accessor_args(in.id)),
+})",
+                        one_core(), dev.tensor_accessor_args(in.id)),
                     dm1("sink", "void kernel_main() { cb_wait_front(0, 1); cb_pop_front(0, 1); }", one_core())},
                    {cb(0, 2, one_core())}, {{in.address}});
     expect_check(e, ErrorStatus::KernelFault, {"reader", "(0,0)", "BRISC", "cb_push_back(cb 0, 1)"},
@@ -258,7 +261,8 @@ TEST_F(Fixture, PopBeforeWriteBarrier) {
     auto out = dev.buffer_create(4096, 4096);
     auto e = fails({dm0("src", R"(
 #include "api/dataflow/circular_buffer.h"
-void kernel_main() { CircularBuffer cb(0); cb.reserve_back(1); cb.push_back(1); })", one_core()),
+void kernel_main() { CircularBuffer cb(0); cb.reserve_back(1); cb.push_back(1); })",
+                        one_core()),
                     dm1("writer", R"(
 #include "api/dataflow/noc.h"
 void kernel_main() {
@@ -269,7 +273,8 @@ void kernel_main() {
     noc.async_write(use<CircularBuffer::AddrSelector::READ_PTR>(cb), acc, 2048, {}, {.page_id = 0});
     cb.pop_front(1);
     noc.async_write_barrier();
-})", one_core(), dev.tensor_accessor_args(out.id))},
+})",
+                        one_core(), dev.tensor_accessor_args(out.id))},
                    {cb(0, 2, one_core())}, {{}, {out.address}});
     expect_check(e, ErrorStatus::KernelFault, {"writer", "(0,0)", "NCRISC", "cb_pop_front(cb 0, 1)"},
                  {"missing noc_async_write_barrier"});
@@ -278,7 +283,8 @@ void kernel_main() {
 TEST_F(Fixture, ReserveBeyondCapacity) {
     auto e = fails({dm0("greedy", R"(
 #include "api/dataflow/circular_buffer.h"
-void kernel_main() { CircularBuffer cb(tt::CBIndex::c_3); cb.reserve_back(3); })", one_core())},
+void kernel_main() { CircularBuffer cb(tt::CBIndex::c_3); cb.reserve_back(3); })",
+                        one_core())},
                    {cb(3, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"greedy", "(0,0)", "BRISC", "cb_reserve_back(cb 3, 3)"},
                  {"more pages than the CB holds (2)"});
@@ -296,7 +302,8 @@ void kernel_main() {
     noc.async_read(acc, cb, 64, {.page_id = 0, .offset_bytes = 4064}, {});
     noc.async_read_barrier();
     cb.push_back(1);
-})", one_core(), dev.tensor_accessor_args(in.id)),
+})",
+                        one_core(), dev.tensor_accessor_args(in.id)),
                     dm1("sink", "void kernel_main() { cb_wait_front(0, 1); cb_pop_front(0, 1); }", one_core())},
                    {cb(0, 2, one_core())}, {{in.address}});
     expect_check(e, ErrorStatus::KernelFault, {"spill", "(0,0)", "BRISC", "Noc::async_read"},
@@ -314,7 +321,8 @@ void kernel_main() {
     cb.reserve_back(1);
     noc.async_read(acc, cb, 2048, {.page_id = 24}, {});
     noc.async_read_barrier();
-})", one_core(), dev.tensor_accessor_args(in.id))},
+})",
+                        one_core(), dev.tensor_accessor_args(in.id))},
                    {cb(0, 2, one_core())}, {{in.address}});
     expect_check(e, ErrorStatus::KernelFault, {"oob", "(0,0)", "BRISC", "DRAM bank 0"}, {"out of bounds"});
 }

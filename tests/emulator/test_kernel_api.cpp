@@ -18,7 +18,8 @@ void kernel_main() {
     for (uint32_t cb = 0; cb < 4; ++cb) v[cb] = get_tile_size(cb);
     noc_async_write(get_write_ptr(0), get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 64}), 64);
     noc_async_write_barrier();
-})", one_core())};
+})",
+                     one_core())};
     auto p = dev.program_create(s);
     dev.program_set_runtime_args(p, 0, {0, 0}, {out.address});
     auto err = run(dev, p);

@@ -59,7 +59,7 @@ struct Outcome {
 // One core: `ins` are pushed by the reader, `outs` drained by the writer, `scratch` are CBs only
 // the compute kernel uses (index, pages). Every CB has format `fmt` and tile-sized pages.
 Outcome run_prog(const std::string& name, const std::string& src, DataFormat fmt, const std::vector<CbIo>& ins,
-             const std::vector<CbIo>& outs, const std::vector<std::pair<uint32_t, uint32_t>>& scratch = {}) {
+                 const std::vector<CbIo>& outs, const std::vector<std::pair<uint32_t, uint32_t>>& scratch = {}) {
     const uint32_t page = tile_size_bytes(fmt);
     Device dev(preset("wormhole-n150"));
     ProgramSpec s;
@@ -199,7 +199,7 @@ TEST_P(Layout, TilizeUntilizeRoundTripIsExact) {
     const std::vector<float> v = random_values(f, 3 * 1024, 7);
     const std::vector<uint8_t> rows = rows_bytes(f, v), tiles = tiles_bytes(f, v, 3);
     Outcome r = run_prog("tilize_round_trip", kTilizeRoundTrip, f, {{0, 3, rows}, {1, 3, tiles}},
-                     {{16, 3, {}}, {17, 3, {}}, {18, 3, {}}}, {{24, 3}});
+                         {{16, 3, {}}, {17, 3, {}}, {18, 3, {}}}, {{24, 3}});
     ASSERT_FALSE(r.err) << r.err->what();
     EXPECT_EQ(r.outs[0], tiles) << "tilize_block: row-major block → face-ordered tiles";
     EXPECT_EQ(r.outs[1], rows) << "pack_untilize_block: tiles → row-major block (round trip)";
@@ -227,7 +227,7 @@ void kernel_main() {
     tilize_block(0, 3, 16);
 }
 )",
-                     f, {{0, 3, rows}}, {{16, 3, {}}});
+                         f, {{0, 3, rows}}, {{16, 3, {}}});
     ASSERT_TRUE(r.err);
     EXPECT_TRUE(contains(r.err->what(), "tilize_block(cb 0, block 3): tile column 0 reads")) << r.err->what();
     EXPECT_TRUE(contains(r.err->what(), "only 2 pages")) << r.err->what();
@@ -284,7 +284,8 @@ void kernel_main() {
 TEST_P(Layout, MatmulBlockMatchesDoubleProduct) {
     const DataFormat f = GetParam();
     // A is 64×96, B is 96×64, row-major.
-    const std::vector<float> a = random_values(f, 64 * 96, 11, 0.0f, 1.0f), b = random_values(f, 96 * 64, 12, 0.0f, 1.0f);
+    const std::vector<float> a = random_values(f, 64 * 96, 11, 0.0f, 1.0f),
+                             b = random_values(f, 96 * 64, 12, 0.0f, 1.0f);
     const uint32_t db = datum_bytes(f);
     std::vector<uint8_t> ta(6 * 1024 * db), tb(6 * 1024 * db), tbt(6 * 1024 * db);
     for (uint32_t r = 0; r < 64; ++r)
@@ -296,7 +297,8 @@ TEST_P(Layout, MatmulBlockMatchesDoubleProduct) {
             put(f, tb.data() + (t * 1024 + face_index(k % 32, c % 32)) * db, b[k * 64 + c]);
             put(f, tbt.data() + (t * 1024 + face_index(c % 32, k % 32)) * db, b[k * 64 + c]);
         }
-    Outcome r = run_prog("matmul_block", kMatmulBlock, f, {{0, 6, ta}, {1, 6, tb}, {2, 6, tbt}}, {{16, 4, {}}, {17, 4, {}}});
+    Outcome r =
+        run_prog("matmul_block", kMatmulBlock, f, {{0, 6, ta}, {1, 6, tb}, {2, 6, tbt}}, {{16, 4, {}}, {17, 4, {}}});
     ASSERT_FALSE(r.err) << r.err->what();
     // bf16: exact products (HiFi4), the 16-bit DST rounds after each of the 3 K steps; f32: TF32
     // operands (docs/numerics.md §5), about 2^-10 relative per product.
@@ -313,7 +315,8 @@ TEST_P(Layout, MatmulBlockMatchesDoubleProduct) {
             for (uint32_t o = 0; o < 2; ++o) {
                 const double got = tile_at(f, r.outs[o], t, i % 32, j % 32);
                 if (std::fabs(got - sum) > rel * mag + 1e-6) {
-                    if (++bad < 4) ADD_FAILURE() << "output " << o << " (" << i << "," << j << "): " << got << " vs " << sum;
+                    if (++bad < 4)
+                        ADD_FAILURE() << "output " << o << " (" << i << "," << j << "): " << got << " vs " << sum;
                 }
             }
         }
@@ -335,7 +338,7 @@ void kernel_main() {
     cb_pop_front(1, 1);
 }
 )",
-                     f, {{0, 1, t}, {1, 1, t}}, {{16, 1, {}}});
+                         f, {{0, 1, t}, {1, 1, t}}, {{16, 1, {}}});
     ASSERT_TRUE(r.err);
     EXPECT_TRUE(contains(r.err->what(), "matmul_block: transpose 1 differs from the 0 of the last mm_block_init"))
         << r.err->what();
@@ -378,7 +381,8 @@ TEST_P(Layout, ReduceRowColScalarWithScalers) {
         for (uint32_t c = 0; c < 32; ++c) sc[t * 1024 + 0 * 32 + c] = sc[t * 1024 + 16 * 32 + c] = scales[t];
     std::vector<uint8_t> sb(3 * 1024 * datum_bytes(f));
     for (uint32_t t = 0; t < 3; ++t)
-        for (uint32_t i = 0; i < 1024; ++i) put(f, sb.data() + (t * 1024 + face_index(i / 32, i % 32)) * datum_bytes(f), sc[t * 1024 + i]);
+        for (uint32_t i = 0; i < 1024; ++i)
+            put(f, sb.data() + (t * 1024 + face_index(i / 32, i % 32)) * datum_bytes(f), sc[t * 1024 + i]);
     Outcome r = run_prog("reduce_scalers", kReduce, f, {{0, 1, tiles_bytes(f, x, 1)}, {1, 3, sb}}, {{16, 3, {}}});
     ASSERT_FALSE(r.err) << r.err->what();
     // f32 inputs reach the FPU as TF32; bf16 results are rounded to bf16.
@@ -397,10 +401,10 @@ TEST_P(Layout, ReduceRowColScalarWithScalers) {
             mx = std::max(mx, double(x[j * 32 + i]));
         }
         all += s, all_mag += m;
-        expect_near(0, i, 0, 0.75 * s, 0.75 * m);        // REDUCE_ROW: column 0
+        expect_near(0, i, 0, 0.75 * s, 0.75 * m);             // REDUCE_ROW: column 0
         expect_near(1, 0, i, 2.0 * mx, 2.0 * std::fabs(mx));  // REDUCE_COL: row 0
     }
-    expect_near(2, 0, 0, all / 1024, all_mag / 1024);      // REDUCE_SCALAR: [0][0]
+    expect_near(2, 0, 0, all / 1024, all_mag / 1024);  // REDUCE_SCALAR: [0][0]
     // Everything else stays as the released DST left it: zero.
     for (uint32_t t = 0; t < 3; ++t)
         for (uint32_t i = 0; i < 32; ++i)

@@ -32,9 +32,7 @@ std::string run_logged(ProgramSpec s, std::optional<Error>* err = nullptr,
         auto p = dev.program_create(s);
         if (args) args(dev, p);
         e = run(dev, p);
-    } catch (const Error& x) {
-        e = x;
-    }
+    } catch (const Error& x) { e = x; }
     dup2(saved, 2);
     close(saved);
     unsetenv("ZYX_DEBUG");
@@ -44,8 +42,10 @@ std::string run_logged(ProgramSpec s, std::optional<Error>* err = nullptr,
     ss << in.rdbuf();
     close(fd);
     unlink(tmpl);
-    if (err) *err = e;
-    else EXPECT_FALSE(e) << e->what();
+    if (err)
+        *err = e;
+    else
+        EXPECT_FALSE(e) << e->what();
     return ss.str();
 }
 
@@ -112,37 +112,43 @@ void kernel_main() {
     DPRINT << TSLICE(2, 0, SliceRange::hw041(), TSLICE_OUTPUT_CB);
     DPRINT << TSLICE(0, 3, SliceRange::hw041(), TSLICE_OUTPUT_CB);
     cb_push_back(0, 1); cb_push_back(1, 1); cb_push_back(2, 1);
-})", one_core(1, 2)),
+})",
+                     one_core(1, 2)),
                  dm0("reader", R"(
 void kernel_main() {
     cb_wait_front(0, 1); cb_wait_front(2, 1);
     DPRINT << "E " << TSLICE(0, 0, SliceRange::hw041(), TSLICE_INPUT_CB);          // BRISC: read pointer
     cb_pop_front(0, 1); cb_pop_front(2, 1);
-})", one_core(1, 2)),
+})",
+                     one_core(1, 2)),
                  compute("c", R"(
 void kernel_main() {
     cb_wait_front(1, 1);
     DPRINT_UNPACK(DPRINT << "F " << TSLICE(1, 0, SliceRange::hw0_32_8()));
     DPRINT_MATH(DPRINT << TSLICE(1, 0, SliceRange::hw0_32_8()));
     cb_pop_front(1, 1);
-})", one_core(1, 2))};
+})",
+                         one_core(1, 2))};
     std::string log = run_logged(s);
     EXPECT_TRUE(contains(log, kLine + "A 0 16\n" + kLine + "1600 1616\n")) << log;
     EXPECT_TRUE(contains(log, kLine + "B 15 16 17\n")) << log;    // row 0, columns 15-17
     EXPECT_TRUE(contains(log, kLine + "C 15 100 101\n")) << log;  // L1 order: face 0 row 1 follows
-    EXPECT_TRUE(contains(log, kLine + "D 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
-                                      "<TileSlice data truncated due to exceeding max count (16)>\n"))
+    EXPECT_TRUE(contains(log,
+                         kLine +
+                             "D 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+                             "<TileSlice data truncated due to exceeding max count (16)>\n"))
         << log;
     EXPECT_TRUE(contains(log, kLine + "Tried printing cb 2: Unsupported data format (Float16)\n")) << log;
     EXPECT_TRUE(contains(log, kLine + "Tried printing cb 0: BAD TILE POINTER")) << log;
     const std::string br = "zyx:emu: core (1,2) BRISC: ";
-    EXPECT_TRUE(contains(log, br + "E 0 1 2 3\n" + br + "100 101 102 103\n" + br + "200 201 202 203\n" + br +
-                                  "300 301 302 303\n"))
+    EXPECT_TRUE(contains(
+        log, br + "E 0 1 2 3\n" + br + "100 101 102 103\n" + br + "200 201 202 203\n" + br + "300 301 302 303\n"))
         << log;
     const std::string up = "zyx:emu: core (1,2) TRISC0 (UNPACK): ";
     EXPECT_TRUE(contains(log, up + "F 0 1 2 3\n" + up + "10 11 12 13\n" + up + "20 21 22 23\n" + up + "30 31 32 33\n"))
         << log;
-    EXPECT_TRUE(contains(log, "TRISC1 (MATH): Warning: MATH core does not support TileSlice printing, omitting print...\n"))
+    EXPECT_TRUE(
+        contains(log, "TRISC1 (MATH): Warning: MATH core does not support TileSlice printing, omitting print...\n"))
         << log;
 }
 
@@ -161,7 +167,8 @@ void kernel_main() {
     DEVICE_PRINT("no args, no newline yet ");
     DEVICE_PRINT("done\n");
 })"));
-    EXPECT_TRUE(contains(log, kLine + "x=42 y=1.235 h=0xff H=FF b=101 w=[    7] l=[a   ] c=[  mid  ] {} s=str t=true bf=1.5\n"))
+    EXPECT_TRUE(
+        contains(log, kLine + "x=42 y=1.235 h=0xff H=FF b=101 w=[    7] l=[a   ] c=[  mid  ] {} s=str t=true bf=1.5\n"))
         << log;
     EXPECT_TRUE(contains(log, kLine + "2 before 1\n")) << log;
     EXPECT_TRUE(contains(log, kLine + "0.1 1e+20 100000 -2 1e-05\n")) << log;
@@ -177,7 +184,8 @@ void kernel_main() {
     DEVICE_PRINT_MATH("math {}\n", 1);
     DEVICE_PRINT_PACK("pack {}\n", 2);
     DPRINT_UNPACK(DPRINT << "unpack " << 3 << ENDL());
-})", one_core(1, 2))};
+})",
+                         one_core(1, 2))};
     std::string log = run_logged(s);
     EXPECT_TRUE(contains(log, "core (1,2) TRISC1 (MATH): math 1\n")) << log;
     EXPECT_TRUE(contains(log, "core (1,2) TRISC2 (PACK): pack 2\n")) << log;
@@ -188,9 +196,11 @@ void kernel_main() {
 
 TEST(EmuKernelApiNames, DevicePrintChecksPlaceholdersAtCompileTime) {
     Device dev(preset("wormhole-n150"));
-    auto e = catch_error([&] { dev.program_create(one_kernel(R"(void kernel_main() { DPRINT("{} and {}\n", 1); })")); });
+    auto e =
+        catch_error([&] { dev.program_create(one_kernel(R"(void kernel_main() { DPRINT("{} and {}\n", 1); })")); });
     EXPECT_TRUE(contains(e.what(), "Number of {} placeholders must match number of arguments")) << e.what();
-    auto e2 = catch_error([&] { dev.program_create(one_kernel(R"(void kernel_main() { DPRINT("{0} {}\n", 1, 2); })")); });
+    auto e2 =
+        catch_error([&] { dev.program_create(one_kernel(R"(void kernel_main() { DPRINT("{0} {}\n", 1, 2); })")); });
     EXPECT_TRUE(contains(e2.what(), "Cannot mix indexed")) << e2.what();
 }
 
@@ -224,7 +234,8 @@ void kernel_main() {
     constexpr uint32_t sum = kernel_compile_time_args[0] + kernel_compile_time_args[2];
     static_assert(kernel_compile_time_args.size() == 3);
     DPRINT("{} {} {}\n", kernel_compile_time_args.size(), kernel_compile_time_args[1], sum);
-})", {3, 5, 7}));
+})",
+                                            {3, 5, 7}));
     EXPECT_TRUE(contains(log, kLine + "3 5 10\n")) << log;
 }
 
@@ -269,7 +280,8 @@ void kernel_main() {
     noc_async_read_page(0, b, get_write_ptr(1));
     noc_async_read_barrier();
     cb_push_back(0, 1); cb_push_back(1, 1);
-})", one_core()),
+})",
+                     one_core()),
                  dm0("writer", R"(
 void kernel_main() {
     InterleavedAddrGen<true> c{get_arg_val<uint32_t>(0), 2048};
@@ -277,7 +289,8 @@ void kernel_main() {
     for (uint32_t i = 0; i < 6; ++i) noc_async_write_page(i, c, get_read_ptr(16) + i * 2048);
     noc_async_write_barrier();
     cb_pop_front(16, 6);
-})", one_core()),
+})",
+                     one_core()),
                  compute("ops", R"(
 void kernel_main() {
     compute_kernel_hw_startup(0, 1, 16);
@@ -296,7 +309,8 @@ void kernel_main() {
     tile_regs_release();
     cb_push_back(16, 6);
     cb_pop_front(0, 1); cb_pop_front(1, 1);
-})", one_core())};
+})",
+                         one_core())};
     auto p = dev.program_create(s);
     dev.program_set_runtime_args(p, 0, {0, 0}, {A.address, B.address});
     dev.program_set_runtime_args(p, 1, {0, 0}, {C.address});
@@ -341,7 +355,8 @@ void kernel_main() {
     noc_async_read_page(0, b, get_write_ptr(1));
     noc_async_read_barrier();
     cb_push_back(0, 1); cb_push_back(1, 1);
-})", one_core()),
+})",
+                     one_core()),
                  dm0("writer", R"(
 void kernel_main() {
     InterleavedAddrGen<true> c{get_arg_val<uint32_t>(0), 2048};
@@ -349,7 +364,8 @@ void kernel_main() {
     for (uint32_t i = 0; i < 4; ++i) noc_async_write_page(i, c, get_read_ptr(16) + i * 2048);
     noc_async_write_barrier();
     cb_pop_front(16, 4);
-})", one_core()),
+})",
+                     one_core()),
                  compute("bc", R"(
 void kernel_main() {
     compute_kernel_hw_startup(0, 1, 16);
@@ -366,7 +382,8 @@ void kernel_main() {
     tile_regs_release();
     cb_push_back(16, 4);
     cb_pop_front(0, 1); cb_pop_front(1, 1);
-})", one_core())};
+})",
+                         one_core())};
     auto p = dev.program_create(s);
     dev.program_set_runtime_args(p, 0, {0, 0}, {A.address, B.address});
     dev.program_set_runtime_args(p, 1, {0, 0}, {C.address});

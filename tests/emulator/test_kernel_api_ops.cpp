@@ -62,29 +62,43 @@ Result run_ops(DataFormat fmt, const std::vector<RowMajor>& inputs, const std::s
     const std::string n_in_s = std::to_string(n_in), n_out_s = std::to_string(n_out), page = std::to_string(tile);
     ProgramSpec s;
     s.cbs = {cb(0, n_in, one_core(), fmt), cb(16, n_out, one_core(), fmt)};
-    auto k = compute("ops", "void kernel_main() {\n    cb_wait_front(0, " + n_in_s + ");\n    cb_reserve_back(16, " + n_out_s +
-                                ");\n    tile_regs_acquire();\n" + body + "\n    tile_regs_commit();\n    tile_regs_wait();\n" +
-                                packs + "    tile_regs_release();\n    cb_push_back(16, " + n_out_s + ");\n    cb_pop_front(0, " +
-                                n_in_s + ");\n}\n",
-                     one_core());
+    auto k =
+        compute("ops",
+                "void kernel_main() {\n    cb_wait_front(0, " + n_in_s + ");\n    cb_reserve_back(16, " + n_out_s +
+                    ");\n    tile_regs_acquire();\n" + body + "\n    tile_regs_commit();\n    tile_regs_wait();\n" +
+                    packs + "    tile_regs_release();\n    cb_push_back(16, " + n_out_s + ");\n    cb_pop_front(0, " +
+                    n_in_s + ");\n}\n",
+                one_core());
     k.compute.fp32_dest_acc_en = f32;
     k.compute.dst_full_sync_en = true;
-    s.kernels = {dm1("reader", R"(
+    s.kernels = {dm1("reader",
+                     R"(
 void kernel_main() {
-    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" + page + R"(};
-    cb_reserve_back(0, )" + n_in_s + R"();
-    for (uint32_t i = 0; i < )" + n_in_s + R"(; ++i) noc_async_read_page(i, g, get_write_ptr(0) + i * )" + page + R"();
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" +
+                         page + R"(};
+    cb_reserve_back(0, )" +
+                         n_in_s + R"();
+    for (uint32_t i = 0; i < )" +
+                         n_in_s + R"(; ++i) noc_async_read_page(i, g, get_write_ptr(0) + i * )" + page + R"();
     noc_async_read_barrier();
-    cb_push_back(0, )" + n_in_s + R"();
-})", one_core()),
-                 dm0("writer", R"(
+    cb_push_back(0, )" + n_in_s +
+                         R"();
+})",
+                     one_core()),
+                 dm0("writer",
+                     R"(
 void kernel_main() {
-    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" + page + R"(};
-    cb_wait_front(16, )" + n_out_s + R"();
-    for (uint32_t i = 0; i < )" + n_out_s + R"(; ++i) noc_async_write_page(i, g, get_read_ptr(16) + i * )" + page + R"();
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" +
+                         page + R"(};
+    cb_wait_front(16, )" +
+                         n_out_s + R"();
+    for (uint32_t i = 0; i < )" +
+                         n_out_s + R"(; ++i) noc_async_write_page(i, g, get_read_ptr(16) + i * )" + page + R"();
     noc_async_write_barrier();
-    cb_pop_front(16, )" + n_out_s + R"();
-})", one_core()),
+    cb_pop_front(16, )" + n_out_s +
+                         R"();
+})",
+                     one_core()),
                  k};
     Result res;
     ProgramId p;
@@ -133,13 +147,16 @@ RowMajor random_tile(std::mt19937& rng, int lo = -4, int hi = 4) {
 }
 
 const DataFormat kFormats[] = {DataFormat::Float32, DataFormat::Float16_b};
-std::string fmt_name(DataFormat f) { return f == DataFormat::Float32 ? "DataFormat::Float32" : "DataFormat::Float16_b"; }
+std::string fmt_name(DataFormat f) {
+    return f == DataFormat::Float32 ? "DataFormat::Float32" : "DataFormat::Float16_b";
+}
 
 // What the packer writes for a DST word already holding a bf16 value (docs/numerics.md §3):
 // Float32 the word itself; Float16_b the value, except NaN → inf of its sign and −0 → +0.
 uint32_t packed_bits(DataFormat fmt, uint32_t dst_word) {
     if (fmt == DataFormat::Float32) return dst_word;
-    if ((dst_word & 0x7f800000u) == 0x7f800000u && (dst_word & 0x007fffffu)) return (dst_word & 0x80000000u) | 0x7f800000u;
+    if ((dst_word & 0x7f800000u) == 0x7f800000u && (dst_word & 0x007fffffu))
+        return (dst_word & 0x80000000u) | 0x7f800000u;
     if ((dst_word & 0x7f800000u) == 0) return 0;
     return dst_word & 0xffff0000u;
 }
@@ -163,7 +180,8 @@ TEST(EmuKernelApiOps, WhereTileSelectsOnTheConditionBits) {
         const float special[] = {0.0f, -0.0f, kNaN, 1.0f, -2.0f, kInf};
         for (int i = 0; i < 1024; ++i) cond[i] = i < 6 ? special[i] : float((i * 7) % 3) - 1.0f;  // −1, 0, 1
         const std::string F = fmt_name(fmt);
-        const std::string older = fmt == DataFormat::Float32 ? "where_fp32_tile(1, 2, 3, 4);" : "where_tile(1, 2, 3, 4);";
+        const std::string older =
+            fmt == DataFormat::Float32 ? "where_fp32_tile(1, 2, 3, 4);" : "where_tile(1, 2, 3, 4);";
         auto r = run_ops(fmt, {cond, a, b}, R"(
     copy_tile_init(0);
     copy_tile(0, 0, 1);
@@ -178,7 +196,8 @@ TEST(EmuKernelApiOps, WhereTileSelectsOnTheConditionBits) {
         for (int i = 0; i < 1024; ++i) {
             // −0.0 is a nonzero word: it selects a (PyTorch's where would take b).
             const float want = bits(cond[i]) != 0 ? a[i] : b[i];
-            for (int t = 0; t < 3; ++t) ASSERT_EQ(bits(r.tiles[t][i]), bits(want)) << F << " tile " << t << " element " << i;
+            for (int t = 0; t < 3; ++t)
+                ASSERT_EQ(bits(r.tiles[t][i]), bits(want)) << F << " tile " << t << " element " << i;
         }
         EXPECT_EQ(r.tiles[0][0], b[0]);
         EXPECT_EQ(r.tiles[0][1], a[1]);
@@ -189,7 +208,8 @@ TEST(EmuKernelApiOps, WhereTileRefusesOtherFormatsAtCompileTime) {
     auto r = run_ops(DataFormat::Float32, {RowMajor(1024)}, "    where_tile<DataFormat::UInt16>(0, 0, 0, 0);", {0});
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::KernelCompilation);
-    EXPECT_TRUE(contains(r.err->message(), "Only Float32, Int32, UInt32, and Float16_b are allowed")) << r.err->message();
+    EXPECT_TRUE(contains(r.err->message(), "Only Float32, Int32, UInt32, and Float16_b are allowed"))
+        << r.err->message();
 }
 
 // ---- sfpu_reduce -----------------------------------------------------------------------------------
@@ -203,16 +223,23 @@ TEST(EmuKernelApiOps, SfpuReduceColumnsIntoRowZero) {
             for (int r = 0; r < 32; ++r) in[r * 32 + 5] = 1.0f + 0x1p-23f * float(r + 1);
         }
         const std::string F = fmt_name(fmt);
-        auto r = run_ops(fmt, {in}, R"(
+        auto r = run_ops(fmt, {in},
+                         R"(
     copy_tile_init(0);
     for (uint32_t i = 0; i < 4; ++i) copy_tile(0, 0, i);
-    sfpu_reduce_init<PoolType::SUM, )" + F + R"(>();
-    sfpu_reduce<PoolType::SUM, )" + F + R"(>(0);
-    sfpu_reduce_init<PoolType::AVG, )" + F + R"(>();
-    sfpu_reduce<PoolType::AVG, )" + F + R"(, ReduceDim::REDUCE_COL>(1);
-    sfpu_reduce_init<MAX, )" + F + R"(>();
+    sfpu_reduce_init<PoolType::SUM, )" +
+                             F + R"(>();
+    sfpu_reduce<PoolType::SUM, )" +
+                             F + R"(>(0);
+    sfpu_reduce_init<PoolType::AVG, )" +
+                             F + R"(>();
+    sfpu_reduce<PoolType::AVG, )" +
+                             F + R"(, ReduceDim::REDUCE_COL>(1);
+    sfpu_reduce_init<MAX, )" +
+                             F + R"(>();
     sfpu_reduce<MAX, )" + F + R"(>(2);
-    sfpu_reduce_init<MIN, )" + F + R"(>();
+    sfpu_reduce_init<MIN, )" +
+                             F + R"(>();
     sfpu_reduce<MIN, )" + F + R"(, REDUCE_COL>(3);)",
                          {0, 1, 2, 3});
         ASSERT_FALSE(r.err) << r.err->what();
@@ -245,16 +272,19 @@ TEST(EmuKernelApiOps, SfpuReduceChecksItsArgumentsAsTtMetal) {
                      "    sfpu_reduce<PoolType::MIN, DataFormat::Float32, ReduceDim::REDUCE_ROW>(0);", {0});
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::KernelCompilation);
-    EXPECT_TRUE(contains(r.err->message(), "row reduction (REDUCE_ROW) is only supported for SUM and MAX")) << r.err->message();
+    EXPECT_TRUE(contains(r.err->message(), "row reduction (REDUCE_ROW) is only supported for SUM and MAX"))
+        << r.err->message();
     r = run_ops(DataFormat::Float32, {RowMajor(1024)}, "    sfpu_reduce<PoolType::SUM, DataFormat::Bfp8_b>(0);", {0});
     ASSERT_TRUE(r.err);
-    EXPECT_TRUE(contains(r.err->message(), "Supported formats: Float32, Int32, UInt32, UInt16, Float16_b")) << r.err->message();
+    EXPECT_TRUE(contains(r.err->message(), "Supported formats: Float32, Int32, UInt32, UInt16, Float16_b"))
+        << r.err->message();
     r = run_ops(DataFormat::Float32, {RowMajor(1024)},
                 "    sfpu_reduce<PoolType::SUM, DataFormat::Float32, ReduceDim::REDUCE_ROW>(0);", {0});
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported) << r.err->what();
     EXPECT_TRUE(contains(r.err->message(), "REDUCE_ROW")) << r.err->message();
-    r = run_ops(DataFormat::Float32, {RowMajor(1024)}, "    sfpu_reduce<PoolType::SUM, DataFormat::Float32>(0, 1, 1);", {0});
+    r = run_ops(DataFormat::Float32, {RowMajor(1024)}, "    sfpu_reduce<PoolType::SUM, DataFormat::Float32>(0, 1, 1);",
+                {0});
     EXPECT_FALSE(r.err) << r.err->what();
 }
 
@@ -268,13 +298,17 @@ TEST(EmuKernelApiOps, TransposeInDstIsExact) {
             for (int i = 0; i < 1024; ++i) in[i] = from_bits(bits(in[i]) | (uint32_t(i * 37 + 1) & 0xffffu));
         const bool f32 = fmt == DataFormat::Float32;
         const std::string B = f32 ? "true" : "false";
-        auto r = run_ops(fmt, {in}, R"(
+        auto r = run_ops(fmt, {in},
+                         R"(
     copy_tile_init(0);
     copy_tile(0, 0, 0);
     copy_tile(0, 0, 1);
-    transpose_wh_dest_init_short<)" + B + R"(>();
-    transpose_wh_dest<)" + B + R"(>(0);
-    transpose_dest_init<)" + B + R"(>(0);
+    transpose_wh_dest_init_short<)" +
+                             B + R"(>();
+    transpose_wh_dest<)" + B +
+                             R"(>(0);
+    transpose_dest_init<)" + B +
+                             R"(>(0);
     transpose_dest<)" + B + R"(>(1);)",
                          {0, 1});
         ASSERT_FALSE(r.err) << r.err->what();
@@ -294,21 +328,22 @@ TEST(EmuKernelApiOps, CopyDestValuesCopiesATileBitForBit) {
         RowMajor in = random_tile(rng);
         in[5] = kNaN;
         in[6] = -0.0f;
-        auto r = run_ops(fmt, {in}, R"(
+        auto r = run_ops(fmt, {in},
+                         R"(
     copy_tile_init(0);
     copy_tile(0, 0, 2);
     copy_dest_values_init();
-    copy_dest_values<)" + fmt_name(fmt) + R"(>(2, 5);
+    copy_dest_values<)" + fmt_name(fmt) +
+                             R"(>(2, 5);
     negative_tile_init();
     negative_tile(2);)",
                          {5, 2});
         ASSERT_FALSE(r.err) << r.err->what();
         for (int i = 0; i < 1024; ++i) {
             // The copy holds the input; the negated source shows the copy is a tile of its own.
-            ASSERT_EQ(bits(r.tiles[0][i]), packed_bits(fmt, bits(in_dst(fmt, in[i])))) << fmt_name(fmt) << " element " << i;
-            if (!std::isnan(in[i])) {
-                ASSERT_EQ(r.tiles[1][i], -r.tiles[0][i]) << fmt_name(fmt) << " element " << i;
-            }
+            ASSERT_EQ(bits(r.tiles[0][i]), packed_bits(fmt, bits(in_dst(fmt, in[i]))))
+                << fmt_name(fmt) << " element " << i;
+            if (!std::isnan(in[i])) { ASSERT_EQ(r.tiles[1][i], -r.tiles[0][i]) << fmt_name(fmt) << " element " << i; }
         }
     }
 }
@@ -345,7 +380,7 @@ TEST(EmuKernelApiOps, CompareWithZeroAndWithAScalar) {
             for (int k = 0; k < 6; ++k) {
                 const std::string name = scalar ? scalar_ops[k] : zero_ops[k];
                 body += "    copy_tile(0, 0, " + std::to_string(k) + ");\n    " + name + "_tile_init();\n    " + name +
-                        "_tile(" + std::to_string(k) + (scalar ? ", 0x3f000000u" : "") + ");\n";  // 0.5f
+                    "_tile(" + std::to_string(k) + (scalar ? ", 0x3f000000u" : "") + ");\n";  // 0.5f
             }
             auto r = run_ops(fmt, {in}, body, {0, 1, 2, 3, 4, 5});
             ASSERT_FALSE(r.err) << r.err->what();
@@ -395,7 +430,8 @@ TEST(EmuKernelApiOps, FmodAndRemainderBinaryTiles) {
                 }
                 // A 16-bit DST rounds these two to nearest even (not the SFPU's truncation).
                 const uint32_t w = fmt == DataFormat::Float32 ? bits(want) : uint32_t(f32_to_bf16(want)) << 16;
-                ASSERT_EQ(bits(got), w) << fmt_name(fmt) << (t ? " remainder(" : " fmod(") << a[i] << ", " << b[i] << ")";
+                ASSERT_EQ(bits(got), w) << fmt_name(fmt) << (t ? " remainder(" : " fmod(") << a[i] << ", " << b[i]
+                                        << ")";
             }
         }
     }
@@ -411,7 +447,8 @@ TEST(EmuKernelApiOps, FilledTilesReadAsTheirValueEverywhere) {
     for (int i = 0; i < 32; ++i) id[i * 32 + i] = 1.0f;
     for (DataFormat fmt : kFormats) {
         const RowMajor in = random_tile(rng);
-        auto r = run_ops(fmt, {in, id}, R"(
+        auto r = run_ops(fmt, {in, id},
+                         R"(
     copy_tile_init(0);
     copy_tile(0, 0, 0);
     fill_tile_init();
@@ -426,7 +463,8 @@ TEST(EmuKernelApiOps, FilledTilesReadAsTheirValueEverywhere) {
     add_binary_tile_init();
     add_binary_tile(0, 5, 5);
     copy_dest_values_init();
-    copy_dest_values<)" + fmt_name(fmt) + R"(>(1, 6);
+    copy_dest_values<)" + fmt_name(fmt) +
+                             R"(>(1, 6);
     negative_tile_init();
     negative_tile(6);
     fill_tile_init();
@@ -439,10 +477,12 @@ TEST(EmuKernelApiOps, FilledTilesReadAsTheirValueEverywhere) {
         auto sfpu = [&](float v) { return packed_bits(fmt, f32 ? bits(v) : bf16_trunc(v)); };
         for (int i = 0; i < 1024; ++i) {
             const float x = in_dst(fmt, in[i]);
-            const uint32_t want[] = {sfpu(1.5f), sfpu(1.5f - x), sfpu(x - 1.5f), sfpu(2.25f), sfpu(x + 3.0f), sfpu(-1.5f),
+            const uint32_t want[] = {sfpu(1.5f), sfpu(1.5f - x), sfpu(x - 1.5f), sfpu(2.25f), sfpu(x + 3.0f),
+                                     sfpu(-1.5f),
                                      // the FPU's result rounds to nearest even in a 16-bit DST
                                      packed_bits(fmt, f32 ? bits(-2.0f + x) : uint32_t(f32_to_bf16(-2.0f + x)) << 16)};
-            for (int t = 0; t < 7; ++t) ASSERT_EQ(bits(r.tiles[t][i]), want[t]) << fmt_name(fmt) << " tile " << t << " x = " << x;
+            for (int t = 0; t < 7; ++t)
+                ASSERT_EQ(bits(r.tiles[t][i]), want[t]) << fmt_name(fmt) << " tile " << t << " x = " << x;
         }
     }
 }
@@ -507,7 +547,8 @@ TEST(EmuKernelApiOps, BinopWithScalarTiles) {
                 uint32_t w = bits(want[k]);
                 // A 16-bit DST truncates the SFPU result to bf16, except rsub_unary_tile, which
                 // rounds to nearest even itself.
-                if (fmt == DataFormat::Float16_b) w = k == 4 ? uint32_t(f32_to_bf16(want[k])) << 16 : bf16_trunc(want[k]);
+                if (fmt == DataFormat::Float16_b)
+                    w = k == 4 ? uint32_t(f32_to_bf16(want[k])) << 16 : bf16_trunc(want[k]);
                 ASSERT_EQ(bits(r.tiles[k][i]), packed_bits(fmt, w)) << fmt_name(fmt) << " op " << k << " x = " << x;
             }
             rsub_rounded_up += (uint32_t(f32_to_bf16(want[4])) << 16) != bf16_trunc(want[4]);
@@ -591,7 +632,8 @@ IntResult run_int_ops(DataFormat in_fmt, DataFormat out_fmt, const std::vector<W
     const uint32_t in_w = in_tile / 1024, out_w = out_tile / 1024;  // bytes per datum
     const uint32_t n_in = uint32_t(inputs.size()), n_out = uint32_t(pack.size());
     Device dev(preset("wormhole-n150"));
-    auto in = dev.buffer_create(uint64_t(n_in) * in_tile, in_tile), out = dev.buffer_create(uint64_t(n_out) * out_tile, out_tile);
+    auto in = dev.buffer_create(uint64_t(n_in) * in_tile, in_tile),
+         out = dev.buffer_create(uint64_t(n_out) * out_tile, out_tile);
     std::vector<uint8_t> bytes(size_t(n_in) * in_tile);
     for (uint32_t t = 0; t < n_in; ++t)
         for (uint32_t i = 0; i < 1024; ++i)
@@ -603,7 +645,8 @@ IntResult run_int_ops(DataFormat in_fmt, DataFormat out_fmt, const std::vector<W
     const std::string in_page = std::to_string(in_tile), out_page = std::to_string(out_tile);
     ProgramSpec s;
     s.cbs = {cb(0, n_in, one_core(), in_fmt), cb(16, n_out, one_core(), out_fmt)};
-    auto k = compute("ops", R"(#include "api/compute/add_int_sfpu.h"
+    auto k = compute("ops",
+                     R"(#include "api/compute/add_int_sfpu.h"
 #include "api/compute/sub_int_sfpu.h"
 #include "api/compute/mul_int_sfpu.h"
 #include "api/compute/binary_bitwise_sfpu.h"
@@ -618,37 +661,53 @@ IntResult run_int_ops(DataFormat in_fmt, DataFormat out_fmt, const std::vector<W
 #include "api/compute/eltwise_unary/fill.h"
 
 void kernel_main() {
-    cb_wait_front(0, )" + n_in_s + R"();
-    cb_reserve_back(16, )" + n_out_s + R"();
+    cb_wait_front(0, )" + n_in_s +
+                         R"();
+    cb_reserve_back(16, )" +
+                         n_out_s + R"();
     tile_regs_acquire();
     copy_tile_init(0);
 )" + body + R"(
     tile_regs_commit();
     tile_regs_wait();
 )" + packs + R"(    tile_regs_release();
-    cb_push_back(16, )" + n_out_s + R"();
-    cb_pop_front(0, )" + n_in_s + R"();
+    cb_push_back(16, )" + n_out_s +
+                         R"();
+    cb_pop_front(0, )" + n_in_s +
+                         R"();
 }
 )",
                      one_core());
     k.compute.fp32_dest_acc_en = dest32;
     k.compute.dst_full_sync_en = true;
-    s.kernels = {dm1("reader", R"(
+    s.kernels = {dm1("reader",
+                     R"(
 void kernel_main() {
-    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" + in_page + R"(};
-    cb_reserve_back(0, )" + n_in_s + R"();
-    for (uint32_t i = 0; i < )" + n_in_s + R"(; ++i) noc_async_read_page(i, g, get_write_ptr(0) + i * )" + in_page + R"();
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" +
+                         in_page + R"(};
+    cb_reserve_back(0, )" +
+                         n_in_s + R"();
+    for (uint32_t i = 0; i < )" +
+                         n_in_s + R"(; ++i) noc_async_read_page(i, g, get_write_ptr(0) + i * )" + in_page + R"();
     noc_async_read_barrier();
-    cb_push_back(0, )" + n_in_s + R"();
-})", one_core()),
-                 dm0("writer", R"(
+    cb_push_back(0, )" + n_in_s +
+                         R"();
+})",
+                     one_core()),
+                 dm0("writer",
+                     R"(
 void kernel_main() {
-    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" + out_page + R"(};
-    cb_wait_front(16, )" + n_out_s + R"();
-    for (uint32_t i = 0; i < )" + n_out_s + R"(; ++i) noc_async_write_page(i, g, get_read_ptr(16) + i * )" + out_page + R"();
+    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), )" +
+                         out_page + R"(};
+    cb_wait_front(16, )" +
+                         n_out_s + R"();
+    for (uint32_t i = 0; i < )" +
+                         n_out_s + R"(; ++i) noc_async_write_page(i, g, get_read_ptr(16) + i * )" + out_page + R"();
     noc_async_write_barrier();
-    cb_pop_front(16, )" + n_out_s + R"();
-})", one_core()),
+    cb_pop_front(16, )" + n_out_s +
+                         R"();
+})",
+                     one_core()),
                  k};
     IntResult res;
     ProgramId p;
@@ -676,8 +735,9 @@ void kernel_main() {
 // Operand tiles a and b: every pair of edge words, every shift count −2 … 33 of a few words, then
 // random words (every third divisor small).
 void int_operands(Words& a, Words& b, uint32_t mask = 0xffffffffu) {
-    const uint32_t e[] = {0u, 1u, 0xffffffffu, 2u, 0xfffffff9u, 5u, 31u, 32u, 0x7fffffffu, 0x80000000u,
-                          0x80000001u, 0xffffu, 0x10000u, 0xdeadbeefu, 1000003u, 0xfff0bdc0u /* −1000000 */};
+    const uint32_t e[] = {0u,       1u,          0xffffffffu, 2u,          0xfffffff9u, 5u,
+                          31u,      32u,         0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffu,
+                          0x10000u, 0xdeadbeefu, 1000003u,    0xfff0bdc0u /* −1000000 */};
     a.assign(1024, 0), b.assign(1024, 0);
     uint32_t i = 0;
     for (uint32_t x : e)
@@ -694,7 +754,9 @@ void int_operands(Words& a, Words& b, uint32_t mask = 0xffffffffu) {
 int64_t int_val(DataFormat f, uint32_t w) {
     return f == DataFormat::Int32 ? int64_t(int32_t(w)) : f == DataFormat::UInt16 ? int64_t(w & 0xffffu) : int64_t(w);
 }
-uint32_t int_word(DataFormat f, int64_t v) { return uint32_t(uint64_t(v) & (f == DataFormat::UInt16 ? 0xffffu : 0xffffffffu)); }
+uint32_t int_word(DataFormat f, int64_t v) {
+    return uint32_t(uint64_t(v) & (f == DataFormat::UInt16 ? 0xffffu : 0xffffffffu));
+}
 int64_t int_floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 uint32_t int_ref(const std::string& op, DataFormat f, uint32_t x, uint32_t y) {
     const int64_t a = int_val(f, x), b = int_val(f, y);
@@ -709,7 +771,8 @@ uint32_t int_ref(const std::string& op, DataFormat f, uint32_t x, uint32_t y) {
     if (op == "xor") return int_word(f, a ^ b);
     if (op == "shl") return in_range ? int_word(f, int64_t(uint64_t(a) << s)) : 0u;
     if (op == "shr")  // sign-filling: the word read as an int32 (UInt16 words are never negative)
-        return in_range ? int_word(f, int_floor_div(f == DataFormat::UInt16 ? a : int64_t(int32_t(x)), int64_t(1) << s)) : 0u;
+        return in_range ? int_word(f, int_floor_div(f == DataFormat::UInt16 ? a : int64_t(int32_t(x)), int64_t(1) << s))
+                        : 0u;
     if (op == "shr_logical") return in_range ? int_word(f, int64_t((uint64_t(a) & 0xffffffffu) >> s)) : 0u;
     if (op == "lt") return a < b;
     if (op == "gt") return a > b;
@@ -729,10 +792,11 @@ uint32_t int_ref(const std::string& op, DataFormat f, uint32_t x, uint32_t y) {
 }
 
 // Checks tile t of r against int_ref(op) on every element.
-void expect_int_tile(const IntResult& r, size_t t, const std::string& op, DataFormat f, const Words& a, const Words& b) {
+void expect_int_tile(const IntResult& r, size_t t, const std::string& op, DataFormat f, const Words& a,
+                     const Words& b) {
     for (int i = 0; i < 1024; ++i)
-        ASSERT_EQ(r.tiles[t][i], int_ref(op, f, a[i], b[i]))
-            << op << "<" << data_format_name(f) << ">(0x" << std::hex << a[i] << ", 0x" << b[i] << ") element " << std::dec << i;
+        ASSERT_EQ(r.tiles[t][i], int_ref(op, f, a[i], b[i])) << op << "<" << data_format_name(f) << ">(0x" << std::hex
+                                                             << a[i] << ", 0x" << b[i] << ") element " << std::dec << i;
 }
 
 }  // namespace
@@ -869,7 +933,7 @@ TEST(EmuKernelApiOps, DivInt32TileWritesTheFloat32Quotient) {
         }
         ASSERT_EQ(got, want) << int32_t(a[i]) << " / " << int32_t(b[i]);
     }
-    EXPECT_EQ(from_bits(r.tiles[0][0 * 16 + 1]), 0.0f);                                  // 0 / 1
+    EXPECT_EQ(from_bits(r.tiles[0][0 * 16 + 1]), 0.0f);                                    // 0 / 1
     EXPECT_EQ(from_bits(r.tiles[0][1 * 16 + 0]), std::numeric_limits<float>::infinity());  // 1 / 0
 }
 
@@ -927,9 +991,11 @@ TEST(EmuKernelApiOps, Int32SfpuOpsNeedA32BitDst) {
     EXPECT_TRUE(contains(r.err->message(), "kernel 'ops'")) << r.err->message();
     EXPECT_TRUE(contains(r.err->message(), "add_int_tile<DataFormat::Int32>")) << r.err->message();
     EXPECT_TRUE(contains(r.err->message(), "32-bit DST")) << r.err->message();
-    auto r2 = run_int_ops(DataFormat::Int32, DataFormat::Int32, {z, z}, "    div_int32_floor_tile(0, 1, 0);", {0}, false);
+    auto r2 =
+        run_int_ops(DataFormat::Int32, DataFormat::Int32, {z, z}, "    div_int32_floor_tile(0, 1, 0);", {0}, false);
     ASSERT_TRUE(r2.err);
-    EXPECT_TRUE(contains(r2.err->message(), "div_int32_floor_tile: Int32 words need a 32-bit DST")) << r2.err->message();
+    EXPECT_TRUE(contains(r2.err->message(), "div_int32_floor_tile: Int32 words need a 32-bit DST"))
+        << r2.err->message();
 }
 
 TEST(EmuKernelApiOps, IntegerSfpuOpsRefuseOtherFormatsAtCompileTime) {

@@ -41,8 +41,10 @@ ShardModel shard_model(const ShardSpec& s, uint64_t page) {
     const CoreRange& r = s.cores[0];
     uint32_t w = r.end.x - r.start.x + 1, h = r.end.y - r.start.y + 1;
     uint32_t x, y;
-    if (s.orientation == ShardOrientation::RowMajor) x = r.start.x + shard % w, y = r.start.y + shard / w;
-    else x = r.start.x + shard / h, y = r.start.y + shard % h;
+    if (s.orientation == ShardOrientation::RowMajor)
+        x = r.start.x + shard % w, y = r.start.y + shard / w;
+    else
+        x = r.start.x + shard / h, y = r.start.y + shard % h;
     return {x, y, (row % sh) * sw + col % sw};
 }
 
@@ -89,9 +91,7 @@ TEST(EmuL1Buffers, InterleavedLayoutAndRoundTrip) {
     Buffer d = dev.buffer_create(l1_config(64 * 16, 16));
     EXPECT_EQ(d.address + 16, s.l1_bytes);
 
-    auto e = catch_error([&] {
-        dev.buffer_create(l1_config(uint64_t(banks) * s.l1_bytes, 1024));
-    });
+    auto e = catch_error([&] { dev.buffer_create(l1_config(uint64_t(banks) * s.l1_bytes, 1024)); });
     EXPECT_EQ(e.status(), ErrorStatus::MemoryAllocation);
     EXPECT_TRUE(contains(e.message(), "L1 bank")) << e.message();
 }
@@ -107,10 +107,18 @@ TEST(EmuL1Buffers, ShardedLayoutsMatchTheHostModel) {
     // Pages of 32x32 elements (a tile), 64 B each here; partial edge shards included.
     const std::array<uint32_t, 2> tile{32, 32};
     std::vector<Case> cases = {
-        {"height", BufferLayout::HeightSharded, {{CoreRange{{1, 2}, {3, 3}}}, {96, 64}, ShardOrientation::RowMajor, tile, {16, 2}}},
-        {"width", BufferLayout::WidthSharded, {{CoreRange{{0, 0}, {0, 4}}}, {64, 64}, ShardOrientation::ColMajor, tile, {2, 9}}},
-        {"block-row", BufferLayout::BlockSharded, {{CoreRange{{2, 1}, {4, 2}}}, {64, 96}, ShardOrientation::RowMajor, tile, {4, 8}}},
-        {"block-col", BufferLayout::BlockSharded, {{CoreRange{{2, 1}, {3, 3}}}, {64, 96}, ShardOrientation::ColMajor, tile, {5, 6}}},
+        {"height",
+         BufferLayout::HeightSharded,
+         {{CoreRange{{1, 2}, {3, 3}}}, {96, 64}, ShardOrientation::RowMajor, tile, {16, 2}}},
+        {"width",
+         BufferLayout::WidthSharded,
+         {{CoreRange{{0, 0}, {0, 4}}}, {64, 64}, ShardOrientation::ColMajor, tile, {2, 9}}},
+        {"block-row",
+         BufferLayout::BlockSharded,
+         {{CoreRange{{2, 1}, {4, 2}}}, {64, 96}, ShardOrientation::RowMajor, tile, {4, 8}}},
+        {"block-col",
+         BufferLayout::BlockSharded,
+         {{CoreRange{{2, 1}, {3, 3}}}, {64, 96}, ShardOrientation::ColMajor, tile, {5, 6}}},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.name);
@@ -133,15 +141,11 @@ TEST(EmuL1Buffers, ShardedLayoutsMatchTheHostModel) {
     }
     // Too many shards for the grid; a height-sharded shard narrower than the tensor.
     ShardSpec s{{CoreRange{{0, 0}, {1, 0}}}, {32, 32}, ShardOrientation::RowMajor, tile, {3, 1}};
-    auto e = catch_error([&] {
-        dev.buffer_create(l1_config(3 * 64, 64, BufferLayout::HeightSharded, s));
-    });
+    auto e = catch_error([&] { dev.buffer_create(l1_config(3 * 64, 64, BufferLayout::HeightSharded, s)); });
     EXPECT_EQ(e.status(), ErrorStatus::InvalidArgument);
     EXPECT_TRUE(contains(e.message(), "3 shards")) << e.message();
     s.tensor_shape_in_pages = {1, 2};
-    e = catch_error([&] {
-        dev.buffer_create(l1_config(2 * 64, 64, BufferLayout::HeightSharded, s));
-    });
+    e = catch_error([&] { dev.buffer_create(l1_config(2 * 64, 64, BufferLayout::HeightSharded, s)); });
     EXPECT_TRUE(contains(e.message(), "full width")) << e.message();
 }
 
@@ -172,7 +176,8 @@ void kernel_main() {
         noc_async_write_page(i, dst, l1);
         noc_async_write_barrier();
     }
-})", one_core(), ct);
+})",
+                       one_core(), ct);
     k.named_compile_args = {{"num_pages", n}};
     ProgramSpec spec;
     spec.kernels = {k};
@@ -203,7 +208,8 @@ TEST(EmuL1Buffers, CircularBufferOnShardedBuffer) {
 void kernel_main() {
     uint32_t* p = reinterpret_cast<uint32_t*>(get_write_ptr(0));
     for (uint32_t i = 0; i < 64; ++i) p[i] += get_arg_val<uint32_t>(0);
-})", both)};
+})",
+                        both)};
     ProgramId p = dev.program_create(spec);
     dev.program_set_runtime_args(p, 0, {0, 0}, {1000});
     dev.program_set_runtime_args(p, 0, {1, 0}, {2000});
@@ -268,7 +274,8 @@ void kernel_main() {
     cb_pop_front(1, 1);
     cb_wait_front(0, 1);
     cb_pop_front(0, 1);
-})", one_core())};
+})",
+                        one_core())};
     ProgramId p = dev.program_create(spec);
     auto err = run(dev, p);
     EXPECT_FALSE(err) << (err ? err->message() : "");

@@ -91,8 +91,8 @@ struct EltwiseRun {
     std::optional<Error> err;
 };
 
-EltwiseRun eltwise_add(const DeviceOptions& opt, uint32_t ntiles, const std::vector<float>& a, const std::vector<float>& b,
-                       uint32_t ncores = 1) {
+EltwiseRun eltwise_add(const DeviceOptions& opt, uint32_t ntiles, const std::vector<float>& a,
+                       const std::vector<float>& b, uint32_t ncores = 1) {
     Device dev(preset("wormhole-n150"), opt);
     auto A = dev.buffer_create(ntiles * 2048ull, 2048), B = dev.buffer_create(ntiles * 2048ull, 2048),
          C = dev.buffer_create(ntiles * 2048ull, 2048);
@@ -201,7 +201,8 @@ void kernel_main() {
         noc_async_write_barrier();
     }
 }
-)", both)};
+)",
+                     both)};
     auto p = dev.program_create(s);
     auto c0 = dev.worker_core({0, 0}), c1 = dev.worker_core({1, 0});
     dev.program_set_runtime_args(p, 0, {0, 0}, {c1.x, c1.y, out.address});
@@ -232,7 +233,8 @@ void kernel_main() {
     noc_async_read_page(1, g, get_write_ptr(0) + 2048);
     noc_async_read_barrier();
     cb_push_back(0, 2);
-})", one_core()),
+})",
+                     one_core()),
                  dm0("writer", R"(
 void kernel_main() {
     InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), 2048};
@@ -240,7 +242,8 @@ void kernel_main() {
     for (uint32_t i = 0; i < 5; ++i) noc_async_write_page(i, g, get_read_ptr(16) + i * 2048);
     noc_async_write_barrier();
     cb_pop_front(16, 5);
-})", one_core()),
+})",
+                     one_core()),
                  compute("ops", R"(
 void kernel_main() {
     cb_wait_front(0, 2);
@@ -265,7 +268,8 @@ void kernel_main() {
     tile_regs_release();
     cb_push_back(16, 5);
     cb_pop_front(0, 2);
-})", one_core())};
+})",
+                         one_core())};
     auto p = dev.program_create(s);
     dev.program_set_runtime_args(p, 0, {0, 0}, {in.address});
     dev.program_set_runtime_args(p, 1, {0, 0}, {out.address});
@@ -300,15 +304,18 @@ TEST(EmuPrograms, TraceIsValidJsonWithATrackPerProcessor) {
     std::set<std::string> threads, spans;
     bool core_track = false;
     for (const auto& e : j.at("traceEvents")) {
-        if (e.at("ph") == "M" && e.at("name") == "thread_name") threads.insert(e.at("args").at("name").get<std::string>());
-        if (e.at("ph") == "M" && e.at("name") == "process_name" && e.at("args").at("name") == "core (0,0)") core_track = true;
+        if (e.at("ph") == "M" && e.at("name") == "thread_name")
+            threads.insert(e.at("args").at("name").get<std::string>());
+        if (e.at("ph") == "M" && e.at("name") == "process_name" && e.at("args").at("name") == "core (0,0)")
+            core_track = true;
         if (e.at("ph") == "X") {
             spans.insert(e.at("name").get<std::string>());
             EXPECT_GE(e.at("dur").get<double>(), 0.0);
         }
     }
     EXPECT_TRUE(core_track);
-    for (const char* t : {"BRISC", "NCRISC", "TRISC0 (UNPACK)", "TRISC1 (MATH)", "TRISC2 (PACK)"}) EXPECT_TRUE(threads.count(t)) << t;
+    for (const char* t : {"BRISC", "NCRISC", "TRISC0 (UNPACK)", "TRISC1 (MATH)", "TRISC2 (PACK)"})
+        EXPECT_TRUE(threads.count(t)) << t;
     for (const char* s : {"kernel reader", "kernel writer", "kernel add"}) EXPECT_TRUE(spans.count(s)) << s;
     bool waits = false;
     for (const auto& s : spans) waits |= s.rfind("cb_wait_front cb", 0) == 0 || s.rfind("MATH waiting", 0) == 0;
@@ -327,9 +334,10 @@ TEST(EmuPrograms, DprintGoesToTheEmuLogChannel) {
     {
         Device dev(preset("wormhole-n150"));
         ProgramSpec s;
-        s.kernels = {dm1("talker", R"(void kernel_main() { DPRINT << "x=" << 42 << " y=" << 1.5f << ENDL(); })", one_core(1, 2)),
-                     compute("math_talker", R"(void kernel_main() { DPRINT_MATH(DPRINT << "from math" << ENDL()); })",
-                             one_core(1, 2))};
+        s.kernels = {
+            dm1("talker", R"(void kernel_main() { DPRINT << "x=" << 42 << " y=" << 1.5f << ENDL(); })", one_core(1, 2)),
+            compute("math_talker", R"(void kernel_main() { DPRINT_MATH(DPRINT << "from math" << ENDL()); })",
+                    one_core(1, 2))};
         auto p = dev.program_create(s);
         auto err = run(dev, p);
         EXPECT_FALSE(err);
@@ -379,7 +387,8 @@ void kernel_main() {
             noc_async_read_barrier();
             cb_push_back(0, 1); cb_push_back(1, 1);
         }
-})", cores),
+})",
+                         cores),
                      dm0("writer", R"(
 void kernel_main() {
     InterleavedAddrGen<true> c{get_arg_val<uint32_t>(0), 2048};
@@ -390,7 +399,9 @@ void kernel_main() {
         noc_async_write_barrier();
         cb_pop_front(16, 1);
     }
-})", cores), compute("mm", R"(
+})",
+                         cores),
+                     compute("mm", R"(
 void kernel_main() {
     uint32_t Kt = get_arg_val<uint32_t>(0), n = get_arg_val<uint32_t>(1);
     mm_init(0, 1, 16);
@@ -404,7 +415,8 @@ void kernel_main() {
         tile_regs_commit();
         cb_reserve_back(16, 1); tile_regs_wait(); pack_tile(0, 16); tile_regs_release(); cb_push_back(16, 1);
     }
-})", cores)};
+})",
+                             cores)};
         auto p = dev.program_create(s);
         for (uint32_t i = 0; i < 8; ++i) {
             CoreCoord c{i % 4, i / 4};
@@ -443,14 +455,16 @@ void kernel_main() {
     p[5] = DRAM_ALIGNMENT;
     noc_async_write(get_write_ptr(0), get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 64}), 64);
     noc_async_write_barrier();
-})", one_core(), {7, 11});
+})",
+                        one_core(), {7, 11});
     dm.defines = {{"MY_DEFINE", "1234"}};
     KernelSpec comp = compute("config", R"(
 static_assert(DST_ACCUM_MODE == true, "fp32 dest acc");
 static_assert(MATH_FIDELITY == 2, "HiFi2");
 static_assert(APPROX == true, "approx");
 void kernel_main() {}
-)", one_core());
+)",
+                              one_core());
     comp.compute.fp32_dest_acc_en = true;
     comp.compute.math_fidelity = MathFidelity::HiFi2;
     comp.compute.math_approx_mode = true;

@@ -33,7 +33,8 @@ void kernel_main() {
         noc_semaphore_inc(get_noc_addr(my_x[noc_index] - 1, my_y[noc_index], get_semaphore(0)), 1);
         noc_async_atomic_barrier();
     }
-})", kTwoCores)};
+})",
+                     kTwoCores)};
     return s;
 }
 
@@ -79,19 +80,21 @@ TEST(EmuSpin, SpinForAValueNobodyWritesIsReported) {
         s.semaphores = {{kTwoCores, 0}};
         s.cbs = {cb(0, 1, kTwoCores)};
         // Core (0,0) spins for 1 in its semaphore; core (1,0) waits for a page nobody pushes.
-        s.kernels = {dm0("spinner", R"(
+        s.kernels = {
+            dm0("spinner", R"(
 void kernel_main() {
     if (get_absolute_logical_x() != 0) return;
     volatile uint32_t* sem = reinterpret_cast<volatile uint32_t*>(get_semaphore(0));
     while (*sem != 1) invalidate_l1_cache();
-})", kTwoCores),
-                     dm1("stuck", "void kernel_main() { if (get_absolute_logical_x() == 1) cb_wait_front(0, 1); }",
-                         kTwoCores)};
+})",
+                kTwoCores),
+            dm1("stuck", "void kernel_main() { if (get_absolute_logical_x() == 1) cb_wait_front(0, 1); }", kTwoCores)};
         auto err = run(dev, dev.program_create(s));
         ASSERT_TRUE(err) << "threads " << threads;
-        expect_check(*err, ErrorStatus::Deadlock, {"spinner", "(0,0)", "BRISC", "spinning on L1 (invalidate_l1_cache)"},
-                     {"deadlock: every kernel of program", "blocked or spinning",
-                      "core (1,0) NCRISC [stuck]: cb_wait_front(cb 0, need 1, have 0)", "core (1,0) BRISC [spinner]: finished"});
+        expect_check(
+            *err, ErrorStatus::Deadlock, {"spinner", "(0,0)", "BRISC", "spinning on L1 (invalidate_l1_cache)"},
+            {"deadlock: every kernel of program", "blocked or spinning",
+             "core (1,0) NCRISC [stuck]: cb_wait_front(cb 0, need 1, have 0)", "core (1,0) BRISC [spinner]: finished"});
     }
 }
 
@@ -168,7 +171,8 @@ void kernel_main() {
     noc_async_write_barrier();
     noc_semaphore_inc(get_noc_addr(x0, y0, get_semaphore(0)), 1);
     noc_async_atomic_barrier();
-})", cores)};
+})",
+                     cores)};
     auto p = dev.program_create(s);
     CoreCoord c0 = dev.worker_core({0, 0});
     for (uint32_t y = 0; y < 2; ++y)
@@ -213,17 +217,19 @@ void kernel_main() {
     *reinterpret_cast<volatile uint32_t*>(l1) = get_absolute_logical_x();
     noc_async_write(l1, get_noc_addr(0, InterleavedAddrGen<true>{get_arg_val<uint32_t>(0), 64}), 64);
     noc_async_write_barrier();
-})", row)};
+})",
+                     row)};
     auto p = dev.program_create(s);
     for (uint32_t x = 0; x < 8; ++x) dev.program_set_runtime_args(p, 0, {x, 0}, {out.address});
     for (int rep = 0; rep < 2; ++rep) {  // the same report every time, whichever core wrote last
         auto err = run(dev, p);
         ASSERT_TRUE(err);
         // The first two cores writing the same bytes, in core order, whichever landed last.
-        expect_check(*err, ErrorStatus::KernelFault,
-                     {"racy", "(0,0)", "BRISC", "(buffer " + std::to_string(out.id) + ", page 0 byte 0 to page 0 byte 63)"},
-                     {"DRAM write race with kernel 'racy' on core (1,0) BRISC: both write",
-                      "DRAM bank 0 bytes " + hex(out.address) + " … " + hex(out.address + 63), "depends on timing"});
+        expect_check(
+            *err, ErrorStatus::KernelFault,
+            {"racy", "(0,0)", "BRISC", "(buffer " + std::to_string(out.id) + ", page 0 byte 0 to page 0 byte 63)"},
+            {"DRAM write race with kernel 'racy' on core (1,0) BRISC: both write",
+             "DRAM bank 0 bytes " + hex(out.address) + " … " + hex(out.address + 63), "depends on timing"});
     }
 }
 
@@ -249,7 +255,8 @@ void kernel_main() {
         noc_async_write(l1, get_noc_addr(1, g), 64);
     }
     noc_async_write_barrier();
-})", row)};
+})",
+                     row)};
     auto p = dev.program_create(s);
     for (uint32_t x = 0; x < 3; ++x) dev.program_set_runtime_args(p, 0, {x, 0}, {out.address});
     auto err = run(dev, p);

@@ -84,8 +84,8 @@ ComputeRun run_compute(const std::string& name, const std::string& compute_src, 
     ct.insert(ct.end(), ctb.begin(), ctb.end());
     KernelSpec k = compute(name, compute_src, one_core());
     k.compute.fp32_dest_acc_en = true;
-    s.kernels = {dm1("reader", kReader, one_core(), ct), dm0("writer", kWriter, one_core(), dev.tensor_accessor_args(C.id)),
-                 k};
+    s.kernels = {dm1("reader", kReader, one_core(), ct),
+                 dm0("writer", kWriter, one_core(), dev.tensor_accessor_args(C.id)), k};
     ComputeRun r;
     try {
         auto p = dev.program_create(s);
@@ -93,9 +93,7 @@ ComputeRun run_compute(const std::string& name, const std::string& compute_src, 
         dev.program_set_runtime_args(p, 1, {0, 0}, {C.address, n_out});
         if (!compute_args.empty()) dev.program_set_runtime_args(p, 2, {0, 0}, compute_args);
         r.err = run(dev, p);
-    } catch (const Error& e) {
-        r.err = e;
-    }
+    } catch (const Error& e) { r.err = e; }
     r.out.resize(size_t(n_out) * kTileElems);
     if (!r.err) dev.buffer_read(C.id, r.out.data(), r.out.size() * 4);
     return r;
@@ -393,9 +391,7 @@ DmRun run_dm(Device& dev, const std::string& name, const std::string& src, std::
         args.insert(args.begin(), out.address);
         dev.program_set_runtime_args(p, 0, {0, 0}, args);
         r.err = run(dev, p);
-    } catch (const Error& e) {
-        r.err = e;
-    }
+    } catch (const Error& e) { r.err = e; }
     r.out.resize(16);
     if (!r.err) dev.buffer_read(out.id, r.out.data(), 64);
     return r;
@@ -404,7 +400,8 @@ DmRun run_dm(Device& dev, const std::string& name, const std::string& src, std::
 void expect_assert_fault(const std::optional<Error>& err, const std::vector<std::string>& parts) {
     ASSERT_TRUE(err) << "the failing ASSERT was not reported";
     EXPECT_EQ(err->status(), ErrorStatus::KernelFault) << err->what();
-    for (const auto& part : parts) EXPECT_TRUE(contains(err->what(), part)) << "'" << part << "' not in: " << err->what();
+    for (const auto& part : parts)
+        EXPECT_TRUE(contains(err->what(), part)) << "'" << part << "' not in: " << err->what();
 }
 }  // namespace
 
@@ -433,8 +430,9 @@ void kernel_main() {
     ASSERT(get_arg_val<uint32_t>(1) < 8, "tile count too large");
 }
 )";
-    expect_assert_fault(run_dm(dev, "bounded", with_message, {9}).err,
-                        {"kernel 'bounded'", "ASSERT(get_arg_val<uint32_t>(1) < 8) failed at line 4: tile count too large"});
+    expect_assert_fault(
+        run_dm(dev, "bounded", with_message, {9}).err,
+        {"kernel 'bounded'", "ASSERT(get_arg_val<uint32_t>(1) < 8) failed at line 4: tile count too large"});
 
     // An ASSERT outside the kernel's own file names that file (#line stands in for a header).
     const char* in_header = R"(
@@ -463,14 +461,15 @@ void kernel_main() {
 )";
     std::vector<float> t(kTileElems, 1.0f);
     auto r = run_compute("tile_count_check", src, t, t, 1, {2});
-    expect_assert_fault(r.err, {"kernel 'tile_count_check' on core (0,0) TRISC",
-                                "ASSERT(get_arg_val<uint32_t>(0) == 1) failed at line 5: one tile per CB"});
+    expect_assert_fault(r.err,
+                        {"kernel 'tile_count_check' on core (0,0) TRISC",
+                         "ASSERT(get_arg_val<uint32_t>(0) == 1) failed at line 5: one tile per CB"});
 }
 
 TEST(EmuTtCompat, SemaphoreOfAnEthernetCoreIsUnsupported) {
     Device dev(preset("wormhole-n150"));
-    auto r = run_dm(dev, "eth_sem", "void kernel_main() { (void)get_semaphore<ProgrammableCoreType::ACTIVE_ETH>(0); }",
-                    {});
+    auto r =
+        run_dm(dev, "eth_sem", "void kernel_main() { (void)get_semaphore<ProgrammableCoreType::ACTIVE_ETH>(0); }", {});
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported) << r.err->what();
     EXPECT_TRUE(contains(r.err->what(), "kernel 'eth_sem'")) << r.err->what();

@@ -101,7 +101,7 @@ inline bool host_sum_reorders(const Kernel& k, DType t) {
     if (k.reduce_axes == 0) return false;
     int64_t lanes = t == DType::f64 ? 16 : 32;
     return k.shape.back() >= lanes || (k.global_numel() <= 8 && k.reduce_numel() >= (1 << 15)) ||
-           backend::host::host_matmul_plan(k).use_blas;
+        backend::host::host_matmul_plan(k).use_blas;
 }
 
 // Whether the host may compute node nd of k differently from the interpreter: a library function
@@ -112,8 +112,16 @@ inline bool may_differ(const Kernel& k, const kernel::Node& nd) {
     using kernel::Op;
     if (!dtype_is_float(nd.dtype)) return false;
     switch (nd.op) {
-        case Op::exp: case Op::exp2: case Op::log: case Op::log2: case Op::sin: case Op::cos: case Op::tanh:
-        case Op::sigmoid: case Op::erf: case Op::pow: return true;
+        case Op::exp:
+        case Op::exp2:
+        case Op::log:
+        case Op::log2:
+        case Op::sin:
+        case Op::cos:
+        case Op::tanh:
+        case Op::sigmoid:
+        case Op::erf:
+        case Op::pow: return true;
         case Op::reduce_sum: return host_sum_reorders(k, nd.dtype);
         default: return false;
     }
@@ -128,8 +136,7 @@ inline std::vector<double> difference_tolerances(const Kernel& k, int root) {
         const kernel::Node& nd = k.nodes[i];
         double e = 0;
         for (int s = 0; s < kernel::op_arity(nd.op); ++s) e = std::max(e, err[size_t(nd.src[s])]);
-        if ((e > 0 || may_differ(k, nd)) && dtype_is_float(nd.dtype))
-            e = std::max(e, tolerance_of(nd.dtype).rtol);
+        if ((e > 0 || may_differ(k, nd)) && dtype_is_float(nd.dtype)) e = std::max(e, tolerance_of(nd.dtype).rtol);
         err[i] = e;
     }
     return err;
@@ -205,7 +212,8 @@ inline std::vector<double> sum_terms(const Case& c, int s) {
     }
     int64_t count = 1;
     for (int64_t d : k.shape) count *= d;
-    t.add_output(DType::f64, kernel::View::contiguous(k.shape), t.cast(map[size_t(k.nodes[size_t(s)].src[0])], DType::f64));
+    t.add_output(DType::f64, kernel::View::contiguous(k.shape),
+                 t.cast(map[size_t(k.nodes[size_t(s)].src[0])], DType::f64));
     Case tc;
     tc.kernel = t;
     tc.scalars = c.scalars;
@@ -261,8 +269,10 @@ inline SumInterval sum_interval(const Case& c, int s) {
         long double exact = 0;
         double abs_sum = 0, max_prefix = 0;
         for (int64_t j = 0; j < n; ++j) {
-            if (t == DType::f64) acc_d = acc_d + x[j];
-            else acc_f = acc_f + float(x[j]);  // the interpreter's f32 accumulator, in its order
+            if (t == DType::f64)
+                acc_d = acc_d + x[j];
+            else
+                acc_f = acc_f + float(x[j]);  // the interpreter's f32 accumulator, in its order
             exact += x[j];
             abs_sum += std::fabs(x[j]);
             max_prefix = std::max(max_prefix, std::fabs(double(exact)));
@@ -289,7 +299,7 @@ inline SumInterval sum_interval(const Case& c, int s) {
                 }
                 double lanes_total = 0;
                 for (double m : class_max) lanes_total += 2 * m;
-                partials += double((inner + L - 1) / L) * lanes_total;                          // lane additions
+                partials += double((inner + L - 1) / L) * lanes_total;                       // lane additions
                 partials += row_threads * double(2 * L) * (run + lanes_total + window_max);  // folds, remainder
             }
         }

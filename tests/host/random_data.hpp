@@ -17,7 +17,10 @@ inline uint64_t nan_bits(DType t, int variant) {
     uint64_t quiet = kernel::canonical_nan_bits(t);
     uint64_t sign = uint64_t(1) << (8 * dtype_size(t) - 1);
     uint64_t payload = t == DType::f64 ? 0x123456789ull : t == DType::f32 ? 0x12345u : 0x15u;
-    uint64_t quiet_bit = t == DType::f64 ? uint64_t(1) << 51 : t == DType::f32 ? 1u << 22 : t == DType::f16 ? 1u << 9 : 1u << 6;
+    uint64_t quiet_bit = t == DType::f64 ? uint64_t(1) << 51
+        : t == DType::f32                ? 1u << 22
+        : t == DType::f16                ? 1u << 9
+                                         : 1u << 6;
     switch (variant) {
         case 0: return quiet;
         case 1: return quiet | sign;

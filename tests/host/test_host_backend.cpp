@@ -30,7 +30,8 @@ std::vector<uint8_t> random_f32(size_t n, uint32_t seed) {
     return b;
 }
 
-template <class F> void expect_error(ErrorStatus s, const std::string& fragment, F&& f) {
+template <class F>
+void expect_error(ErrorStatus s, const std::string& fragment, F&& f) {
     try {
         f();
         ADD_FAILURE() << "no error; expected " << fragment;
@@ -226,16 +227,21 @@ TEST(HostDevice, ErfAgreesWithTheInterpreterInEveryFloatDtype) {
     const int64_t n = 1003;
     for (DType t : {DType::f32, DType::f64, DType::bf16, DType::f16}) {
         SCOPED_TRACE(std::string(dtype_name(t)));
-        const double tiny = t == DType::f64 ? 4.9406564584124654e-324 : t == DType::f32 ? 1.4012984643e-45
-                            : t == DType::f16 ? 5.9604644775390625e-8 : 9.18354961579912e-41;
-        const double big = t == DType::f64 ? 1.7976931348623157e308 : t == DType::f32 ? 3.4028234663852886e38
-                           : t == DType::f16 ? 65504 : 3.3895313892515355e38;
-        const std::vector<double> specials = {0, -0.0, INFINITY, -INFINITY, NAN, -NAN, tiny, -tiny,
-                                              big, -big, 6, -6, 3.5, -3.5, 1e-3, -1e-3};
+        const double tiny = t == DType::f64 ? 4.9406564584124654e-324
+            : t == DType::f32               ? 1.4012984643e-45
+            : t == DType::f16               ? 5.9604644775390625e-8
+                                            : 9.18354961579912e-41;
+        const double big = t == DType::f64 ? 1.7976931348623157e308
+            : t == DType::f32              ? 3.4028234663852886e38
+            : t == DType::f16              ? 65504
+                                           : 3.3895313892515355e38;
+        const std::vector<double> specials = {0,   -0.0, INFINITY, -INFINITY, NAN, -NAN, tiny, -tiny,
+                                              big, -big, 6,        -6,        3.5, -3.5, 1e-3, -1e-3};
         std::vector<uint64_t> bits;
         for (double v : specials) bits.push_back(bits_from_double(t, v));
         for (int v = 2; v <= 4; ++v) bits.push_back(host_test::nan_bits(t, v));  // NaNs with payloads
-        for (int64_t i = 0; int64_t(bits.size()) < n / 2; ++i) bits.push_back(bits_from_double(t, -6 + 0.03 * double(i)));
+        for (int64_t i = 0; int64_t(bits.size()) < n / 2; ++i)
+            bits.push_back(bits_from_double(t, -6 + 0.03 * double(i)));
         while (int64_t(bits.size()) < n) bits.push_back(host_test::random_bits(t, rng));
         Case c;
         Kernel& k = c.kernel;
@@ -290,15 +296,22 @@ TEST(HostDevice, LaunchErrorsNameTheArgumentAndLeaveTheDeviceUsable) {
     expect_error(ErrorStatus::KernelLaunch, "takes 2 buffers, got 1", [&] { dev.launch(p, {&in, 1}, {&s, 1}, {}); });
     expect_error(ErrorStatus::KernelLaunch, "takes 1 scalars, got 0", [&] { dev.launch(p, args, {}, {}); });
     Scalar bad{DType::f32, 0};
-    expect_error(ErrorStatus::KernelLaunch, "scalar 0 must be i32, got f32", [&] { dev.launch(p, args, {&bad, 1}, {}); });
+    expect_error(ErrorStatus::KernelLaunch, "scalar 0 must be i32, got f32", [&] {
+        dev.launch(p, args, {&bad, 1}, {});
+    });
     std::vector<BufferId> too_small{small, out};
-    expect_error(ErrorStatus::KernelLaunch, "input 0: buffer " + std::to_string(small) + " has 8 bytes, the view needs 16",
-                 [&] { dev.launch(p, too_small, {&s, 1}, {}); });
+    expect_error(ErrorStatus::KernelLaunch,
+                 "input 0: buffer " + std::to_string(small) + " has 8 bytes, the view needs 16", [&] {
+                     dev.launch(p, too_small, {&s, 1}, {});
+                 });
     std::vector<BufferId> alias{in, in};
-    expect_error(ErrorStatus::KernelLaunch, "output 0: buffer " + std::to_string(in) + " is also argument 0",
-                 [&] { dev.launch(p, alias, {&s, 1}, {}); });
+    expect_error(ErrorStatus::KernelLaunch, "output 0: buffer " + std::to_string(in) + " is also argument 0", [&] {
+        dev.launch(p, alias, {&s, 1}, {});
+    });
     std::vector<BufferId> unknown{in, 12345};
-    expect_error(ErrorStatus::KernelLaunch, "output 0: unknown buffer 12345", [&] { dev.launch(p, unknown, {&s, 1}, {}); });
+    expect_error(ErrorStatus::KernelLaunch, "output 0: unknown buffer 12345", [&] {
+        dev.launch(p, unknown, {&s, 1}, {});
+    });
     expect_error(ErrorStatus::KernelLaunch, "release of unknown program 55", [&] { dev.release(55); });
     Kernel broken = k;
     broken.nodes[1].src[0] = 9;
@@ -338,8 +351,10 @@ TEST(HostDevice, ViewsReachingBelowTheirBufferAreRefusedBeforeCompiling) {
     expect_error(ErrorStatus::InvalidArgument, "output 0 view [4]/s[-1] reaches element -3", [&] { dev.compile(out); });
     const Kernel* both[] = {&in, &out};
     expect_error(ErrorStatus::InvalidArgument, "reaches element", [&] { dev.compile_batch(both); });
-    if (old) setenv("ZYX_CXX", saved.c_str(), 1);
-    else unsetenv("ZYX_CXX");
+    if (old)
+        setenv("ZYX_CXX", saved.c_str(), 1);
+    else
+        unsetenv("ZYX_CXX");
     EXPECT_EQ(dev.compiled_kernels(), 0u);
 }
 
@@ -351,9 +366,10 @@ TEST(HostDevice, MatmulTakesBlasWithEpilogue) {
         int64_t b, m, k, n;
         bool at, bt, epi;
     };
-    for (Shape s : {Shape{DType::f32, 1, 33, 17, 9, false, false, false}, Shape{DType::f32, 2, 8, 16, 5, true, false, true},
-                    Shape{DType::f32, 1, 7, 9, 11, false, true, true}, Shape{DType::f64, 3, 4, 5, 6, true, true, true},
-                    Shape{DType::f32, 1, 1, 64, 1, false, false, true}}) {
+    for (Shape s :
+         {Shape{DType::f32, 1, 33, 17, 9, false, false, false}, Shape{DType::f32, 2, 8, 16, 5, true, false, true},
+          Shape{DType::f32, 1, 7, 9, 11, false, true, true}, Shape{DType::f64, 3, 4, 5, 6, true, true, true},
+          Shape{DType::f32, 1, 1, 64, 1, false, false, true}}) {
         SCOPED_TRACE(testing::Message() << dtype_name(s.t) << " b" << s.b << " m" << s.m << " k" << s.k << " n" << s.n
                                         << " at" << s.at << " bt" << s.bt);
         Case c = matmul_case(s.t, s.b, s.m, s.k, s.n, s.at, s.bt, s.epi);
@@ -438,7 +454,8 @@ TEST(HostDevice, BigReduceIntoFewOutputsIsSplitAcrossThreads) {
             int x = k.load(k.add_input(t, v, random_bits(t, rng)));
             int idx = k.cast(k.index(1, DType::i32), t);
             int body = t == DType::bool_ ? k.binary(Op::bit_xor, x, idx)
-                       : op == Op::reduce_prod ? x : k.binary(Op::max, x, k.binary(Op::mul, idx, x));
+                : op == Op::reduce_prod  ? x
+                                         : k.binary(Op::max, x, k.binary(Op::mul, idx, x));
             k.add_output(t, View::contiguous({3}), k.reduce(op, body));
             c.buffers = {random_buffer(t, size_t(3 * (n - 7)), rng), std::vector<uint8_t>(3 * dtype_size(t) + 1)};
             cases.push_back(c);
@@ -489,8 +506,10 @@ TEST(HostDevice, RowCacheOnRandomChains) {
         auto build = [&](int leaf) {
             int v = leaf;
             for (auto [kind, pick] : chain) {
-                if (kind == Op::add) v = k.binary(binary_any[pick % 5], v, m);
-                else v = k.unary(dtype_is_float(t) ? unary_f[pick % 7] : unary_i[pick % 4], v);
+                if (kind == Op::add)
+                    v = k.binary(binary_any[pick % 5], v, m);
+                else
+                    v = k.unary(dtype_is_float(t) ? unary_f[pick % 7] : unary_i[pick % 4], v);
             }
             return v;
         };
@@ -500,7 +519,8 @@ TEST(HostDevice, RowCacheOnRandomChains) {
         int elem = build(k.load(xo));
         k.add_output(t, View::contiguous({R, C}), k.binary(c % 4 < 2 ? Op::sub : Op::max, elem, red));
         std::vector<uint8_t> xb = random_buffer(t, size_t(R * C), rng);
-        cs.buffers = {xb, xb, random_buffer(t, size_t(R), rng), std::vector<uint8_t>(size_t(R * C) * dtype_size(t) + 1)};
+        cs.buffers = {xb, xb, random_buffer(t, size_t(R), rng),
+                      std::vector<uint8_t>(size_t(R * C) * dtype_size(t) + 1)};
         cases.push_back(cs);
     }
     std::vector<const Kernel*> ks;

@@ -13,7 +13,7 @@ using namespace zyx::backend::host;
 using namespace zyx::host_test;
 
 namespace {
-const DType kAll[] = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8, DType::i16, DType::i32,
+const DType kAll[] = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8,  DType::i16,  DType::i32,
                       DType::i64, DType::u8,  DType::u16, DType::u32,  DType::u64, DType::bool_};
 
 // out_j = op_j(x, y) for every unary, binary, cast and bitcast op that accepts t, plus where,
@@ -44,7 +44,8 @@ Case elementwise_case(DType t, std::mt19937_64& rng) {
     }
     if (dtype_is_int(t)) out(k.binary(Op::add, k.index(0, t), x));
     for (int i = 0; i < 4; ++i) c.buffers.push_back(random_buffer(k.inputs[size_t(i)].dtype, size_t(n), rng));
-    for (const Output& o : k.outputs) c.buffers.push_back(std::vector<uint8_t>(size_t(n) * dtype_size(o.dtype) + 1, 0xab));
+    for (const Output& o : k.outputs)
+        c.buffers.push_back(std::vector<uint8_t>(size_t(n) * dtype_size(o.dtype) + 1, 0xab));
     c.scalars = {random_bits(t, rng)};
     return c;
 }
@@ -69,7 +70,8 @@ Case reduce_case(DType t, std::mt19937_64& rng) {
     }
     c.buffers.push_back(random_buffer(t, size_t(rows * (cols - 3)), rng));
     c.buffers.push_back(random_buffer(t, size_t(rows), rng));
-    for (const Output& o : k.outputs) c.buffers.push_back(std::vector<uint8_t>(size_t(rows) * dtype_size(o.dtype) + 1, 0));
+    for (const Output& o : k.outputs)
+        c.buffers.push_back(std::vector<uint8_t>(size_t(rows) * dtype_size(o.dtype) + 1, 0));
     return c;
 }
 }  // namespace

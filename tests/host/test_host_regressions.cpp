@@ -47,37 +47,37 @@ TEST(HostRegressions, IntegerReduceOfLoopInvariantOverSeveralReduceAxes) {
             for (int kind = 0; kind < 3; ++kind)
                 for (std::vector<int64_t> reduce : {std::vector<int64_t>{5, 13}, std::vector<int64_t>{3, 4, 7}})
                     for (bool big : {false, true}) {
-                    Case c;
-                    Kernel& k = c.kernel;
-                    k.shape = {2};
-                    k.shape.insert(k.shape.end(), reduce.begin(), reduce.end());
-                    k.reduce_axes = uint32_t(reduce.size());
-                    // sum: -6 (large unsigned values for unsigned types); prod: 3 (odd, so no
-                    // power of two wipes the low bits).
-                    int64_t v = op == Op::reduce_sum ? -6 : 3;
-                    if (big) v = int64_t(0x6363636363636363ull >> (64 - 8 * dtype_size(t)));
-                    uint64_t vbits = bits_from_int(t, v);
-                    int x;
-                    if (kind == 0) {
-                        x = k.constant_int(t, v);
-                    } else if (kind == 1) {
-                        x = k.scalar(k.add_scalar(t));
-                        c.scalars.push_back(vbits);
-                    } else {
-                        x = k.load(k.add_input(t, View::contiguous({2})));
-                        std::vector<uint8_t> in(2 * dtype_size(t) + 1, 0);
-                        std::memcpy(in.data(), &vbits, dtype_size(t));
-                        std::memcpy(in.data() + dtype_size(t), &vbits, dtype_size(t));
-                        c.buffers.push_back(in);
-                    }
-                    k.add_output(t, View::contiguous({2}), k.reduce(op, x));
-                    c.buffers.push_back(std::vector<uint8_t>(2 * dtype_size(t) + 1, 0x5a));
-                    int64_t count = k.reduce_numel();
-                    uint64_t want = op == Op::reduce_sum ? uint64_t(v) * uint64_t(count) : 1;
-                    if (op == Op::reduce_prod)
-                        for (int64_t i = 0; i < count; ++i) want *= uint64_t(v);
-                    cases.push_back(c);
-                    expect.push_back({t, count, low_bits(t, want)});
+                        Case c;
+                        Kernel& k = c.kernel;
+                        k.shape = {2};
+                        k.shape.insert(k.shape.end(), reduce.begin(), reduce.end());
+                        k.reduce_axes = uint32_t(reduce.size());
+                        // sum: -6 (large unsigned values for unsigned types); prod: 3 (odd, so no
+                        // power of two wipes the low bits).
+                        int64_t v = op == Op::reduce_sum ? -6 : 3;
+                        if (big) v = int64_t(0x6363636363636363ull >> (64 - 8 * dtype_size(t)));
+                        uint64_t vbits = bits_from_int(t, v);
+                        int x;
+                        if (kind == 0) {
+                            x = k.constant_int(t, v);
+                        } else if (kind == 1) {
+                            x = k.scalar(k.add_scalar(t));
+                            c.scalars.push_back(vbits);
+                        } else {
+                            x = k.load(k.add_input(t, View::contiguous({2})));
+                            std::vector<uint8_t> in(2 * dtype_size(t) + 1, 0);
+                            std::memcpy(in.data(), &vbits, dtype_size(t));
+                            std::memcpy(in.data() + dtype_size(t), &vbits, dtype_size(t));
+                            c.buffers.push_back(in);
+                        }
+                        k.add_output(t, View::contiguous({2}), k.reduce(op, x));
+                        c.buffers.push_back(std::vector<uint8_t>(2 * dtype_size(t) + 1, 0x5a));
+                        int64_t count = k.reduce_numel();
+                        uint64_t want = op == Op::reduce_sum ? uint64_t(v) * uint64_t(count) : 1;
+                        if (op == Op::reduce_prod)
+                            for (int64_t i = 0; i < count; ++i) want *= uint64_t(v);
+                        cases.push_back(c);
+                        expect.push_back({t, count, low_bits(t, want)});
                     }
     std::vector<const Kernel*> kernels;
     for (const Case& c : cases) kernels.push_back(&c.kernel);
@@ -156,10 +156,10 @@ TEST(HostRegressions, CastOfA16BitFloatToItsOwnDtypeRounds) {
         double a, b, sum;  // a + b in f32, then rounded to t
     };
     const Want wants[] = {
-        {DType::f16, 1.0, 0.00048828125, 1.0},                  // tie, to even
-        {DType::f16, 1.0, 0.000732421875, 1.0009765625},        // 1 + 1.5·2^-11: up
-        {DType::bf16, 1.0, 0.00390625, 1.0},                    // tie, to even
-        {DType::bf16, -2.0, -0.0234375, -2.03125},              // -(2 + 1.5 ulps): tie, to even
+        {DType::f16, 1.0, 0.00048828125, 1.0},            // tie, to even
+        {DType::f16, 1.0, 0.000732421875, 1.0009765625},  // 1 + 1.5·2^-11: up
+        {DType::bf16, 1.0, 0.00390625, 1.0},              // tie, to even
+        {DType::bf16, -2.0, -0.0234375, -2.03125},        // -(2 + 1.5 ulps): tie, to even
     };
     for (const Want& w : wants) {
         Case c;
@@ -250,15 +250,16 @@ TEST(HostRegressions, MaskedLoadOnRowAxisWithShortRows) {
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t j = 0; j < cols; ++j) {
                 // hand-computed: row r is stored at row rows-1-r (flipped output)
-                double want_y = r < 3 ? (t == DType::f32 ? -3.0 : double(-7 ^ 4))
-                                      : (t == DType::f32 ? double(100 + (r - 3) * cols + j) + 4
-                                                         : double((100 + (r - 3) * cols + j) ^ 4));
+                double want_y = r < 3
+                    ? (t == DType::f32 ? -3.0 : double(-7 ^ 4))
+                    : (t == DType::f32 ? double(100 + (r - 3) * cols + j) + 4 : double((100 + (r - 3) * cols + j) ^ 4));
                 uint64_t wb = t == DType::f32 ? bits_from_double(t, want_y) : bits_from_int(t, int64_t(want_y));
                 uint64_t gb = 0, ib = 0;
                 size_t at = size_t((rows - 1 - r) * cols + j) * sz;
                 std::memcpy(&gb, got[3].data() + at, sz);
                 std::memcpy(&ib, want[3].data() + at, sz);
-                EXPECT_EQ(ib, wb) << "interpreter " << dtype_name(t) << " cols " << cols << " [" << r << "," << j << "]";
+                EXPECT_EQ(ib, wb) << "interpreter " << dtype_name(t) << " cols " << cols << " [" << r << "," << j
+                                  << "]";
                 EXPECT_EQ(gb, wb) << "host " << dtype_name(t) << " cols " << cols << " [" << r << "," << j << "]";
                 double g0;
                 std::memcpy(&g0, got[2].data() + 8 * size_t(j * rows + r), 8);
@@ -378,9 +379,8 @@ TEST(HostRegressions, ComparisonRulesForValuesThatMayDiffer) {
     EXPECT_TRUE(output_is_exact(one_output(31, sum_to_int), 0));
     EXPECT_FALSE(output_is_exact(one_output(32, sum_to_int), 0));
     // products stay in order at any length
-    EXPECT_TRUE(output_is_exact(one_output(1000, [](Kernel& k, int x) {
-                    return k.cast(k.reduce(Op::reduce_prod, x), DType::i64);
-                }), 0));
+    EXPECT_TRUE(output_is_exact(
+        one_output(1000, [](Kernel& k, int x) { return k.cast(k.reduce(Op::reduce_prod, x), DType::i64); }), 0));
     // a float output after a reordered f32 sum gets the f32 tolerance even as f64
     Kernel wide = one_output(64, [](Kernel& k, int x) { return k.cast(k.reduce(Op::reduce_sum, x), DType::f64); });
     EXPECT_EQ(output_tolerance(wide, wide.outputs[0].node, DType::f64).rtol, tolerance_of(DType::f32).rtol);
@@ -429,13 +429,13 @@ TEST(HostRegressions, BitcastOfANaNGivesTheSameBitsOnBothSides) {
             int inf = k.constant(w.t, INFINITY), zero = k.constant(w.t, 0.0);
             int v;
             switch (which) {
-                case 0: v = k.binary(Op::mul, zero, inf); break;                       // folded 0·inf
-                case 1: v = k.binary(Op::sub, inf, inf); break;                        // folded inf-inf
-                case 2: v = k.binary(Op::div, zero, zero); break;                      // folded 0/0
-                case 3: v = k.unary(Op::sqrt, k.constant(w.t, -1.0)); break;           // folded sqrt(-1)
-                case 4: v = k.binary(Op::mul, x, inf); break;                          // run time: x·inf
-                case 5: v = k.constant_bits(w.t, payload_nans(w.t)[0]); break;         // a -NaN constant
-                default: v = k.scalar(k.add_scalar(w.t)); break;                       // a payload NaN scalar
+                case 0: v = k.binary(Op::mul, zero, inf); break;                // folded 0·inf
+                case 1: v = k.binary(Op::sub, inf, inf); break;                 // folded inf-inf
+                case 2: v = k.binary(Op::div, zero, zero); break;               // folded 0/0
+                case 3: v = k.unary(Op::sqrt, k.constant(w.t, -1.0)); break;    // folded sqrt(-1)
+                case 4: v = k.binary(Op::mul, x, inf); break;                   // run time: x·inf
+                case 5: v = k.constant_bits(w.t, payload_nans(w.t)[0]); break;  // a -NaN constant
+                default: v = k.scalar(k.add_scalar(w.t)); break;                // a payload NaN scalar
             }
             k.add_output(w.to, View::contiguous({n}), k.bitcast(v, w.to));  // (x·inf: NaN for 0 and NaN x)
             k.add_output(w.to, View::contiguous({n}), k.bitcast(x, w.to));  // loaded NaNs
@@ -465,8 +465,10 @@ TEST(HostRegressions, BitcastOfANaNGivesTheSameBitsOnBothSides) {
                 std::memcpy(&v0, out[1].data() + e * sz, sz);
                 std::memcpy(&v1, out[2].data() + e * sz, sz);
                 EXPECT_EQ(v0, want_bits[i]) << who << " NaN, element " << e << "\n" << kernel_string(c.kernel);
-                if (e > 0) EXPECT_EQ(v1, loaded_bits[i][e]) << who << " loaded NaN, element " << e;
-                else EXPECT_EQ(v1, 0u) << who << " loaded 0";
+                if (e > 0)
+                    EXPECT_EQ(v1, loaded_bits[i][e]) << who << " loaded NaN, element " << e;
+                else
+                    EXPECT_EQ(v1, 0u) << who << " loaded 0";
             }
         };
         check(run_reference(c), "interpreter");
@@ -569,14 +571,18 @@ TEST(HostRegressions, BitcastOfStoredBitsIsExactOnBothSides) {
             std::memcpy(&v, b.data() + size_t(e) * sz, sz);
             return v;
         };
-        for (const auto& [out, who] : {std::pair{run_reference(c), "interpreter"}, std::pair{run_host(pool, dev, ids[ci], c), "host"}}) {
-            std::string what = std::string(who) + " " + std::string(dtype_name(t.i)) + " via " + std::string(dtype_name(t.f));
+        for (const auto& [out, who] :
+             {std::pair{run_reference(c), "interpreter"}, std::pair{run_host(pool, dev, ids[ci], c), "host"}}) {
+            std::string what =
+                std::string(who) + " " + std::string(dtype_name(t.i)) + " via " + std::string(dtype_name(t.f));
             if (ci % 2 == 0) {
                 for (int64_t r = 0; r < 3; ++r)
                     for (int64_t e = 0; e <= n; ++e) {
                         uint64_t want = e == 0 ? t.bits[0] : t.bits[size_t(e - 1)];
-                        EXPECT_EQ(word(out[2], r * (n + 1) + e), want) << what << " round trip, element " << r << "," << e;
-                        EXPECT_EQ(word(out[3], r * (n + 1) + e), want) << what << " loaded float, element " << r << "," << e;
+                        EXPECT_EQ(word(out[2], r * (n + 1) + e), want)
+                            << what << " round trip, element " << r << "," << e;
+                        EXPECT_EQ(word(out[3], r * (n + 1) + e), want)
+                            << what << " loaded float, element " << r << "," << e;
                     }
             } else {
                 for (int64_t e = 0; e < n; ++e)
@@ -603,7 +609,8 @@ TEST(HostRegressions, WrongResultsAfterSumsAreDetected) {
         k.reduce_axes = 1;
         int x = k.load(k.add_input(DType::i32, View::contiguous({6, 40})));
         int y = k.load(k.add_input(DType::f32, View::contiguous({6})));
-        k.add_output(DType::f32, View::contiguous({6}), k.binary(Op::add, k.cast(k.reduce(Op::reduce_sum, x), DType::f32), y));
+        k.add_output(DType::f32, View::contiguous({6}),
+                     k.binary(Op::add, k.cast(k.reduce(Op::reduce_sum, x), DType::f32), y));
         k.add_output(DType::f32, View::contiguous({6}), k.binary(Op::mul, y, k.constant(DType::f32, 1e-3)));
         std::vector<uint8_t> xs(6 * 40 * 4 + 1);
         for (int i = 0; i < 240; ++i) {
@@ -613,8 +620,8 @@ TEST(HostRegressions, WrongResultsAfterSumsAreDetected) {
         c.buffers = {xs, uniform_f32(6, 1, -2, 2), std::vector<uint8_t>(25), std::vector<uint8_t>(25)};
         cases.push_back(c);
     }
-    {  // a reordered f32 sum (innermost axis 1000: 32 lanes) of mean-zero terms, relu epilogue,
-       // and an output the sum does not reach
+    {   // a reordered f32 sum (innermost axis 1000: 32 lanes) of mean-zero terms, relu epilogue,
+        // and an output the sum does not reach
         Case c;
         Kernel& k = c.kernel;
         k.shape = {8, 1000};
@@ -623,11 +630,12 @@ TEST(HostRegressions, WrongResultsAfterSumsAreDetected) {
         int y = k.load(k.add_input(DType::f32, View::contiguous({8})));
         k.add_output(DType::f32, View::contiguous({8}), k.binary(Op::mul, k.reduce(Op::reduce_sum, x), y));
         k.add_output(DType::f32, View::contiguous({8}), k.binary(Op::sub, y, k.constant(DType::f32, 0.5)));
-        c.buffers = {uniform_f32(8000, 2, -1, 1), uniform_f32(8, 3, 1, 2), std::vector<uint8_t>(33), std::vector<uint8_t>(33)};
+        c.buffers = {uniform_f32(8000, 2, -1, 1), uniform_f32(8, 3, 1, 2), std::vector<uint8_t>(33),
+                     std::vector<uint8_t>(33)};
         cases.push_back(c);
     }
-    {  // a loop-invariant f32 sum of 0.1 over [1000, 257] (the interpreter's running sum stagnates:
-       // its error is systematic) cast to f64, and a mean-zero sum of 256K elements split over threads
+    {   // a loop-invariant f32 sum of 0.1 over [1000, 257] (the interpreter's running sum stagnates:
+        // its error is systematic) cast to f64, and a mean-zero sum of 256K elements split over threads
         Case c;
         Kernel& k = c.kernel;
         k.shape = {2, 1000, 257};
@@ -673,8 +681,10 @@ TEST(HostRegressions, WrongResultsAfterSumsAreDetected) {
         auto got = run_host(pool, dev, ids[i], c);
         EXPECT_EQ(compare_outputs(c, want, got), "") << "the host's own result";
         for (size_t o = 0; o < c.kernel.outputs.size(); ++o) {
-            EXPECT_NE(compare_outputs(c, want, rewrite_output(c.kernel, want, o, zeroed)), "") << "output " << o << " zeroed";
-            EXPECT_NE(compare_outputs(c, want, rewrite_output(c.kernel, want, o, doubled)), "") << "output " << o << " doubled";
+            EXPECT_NE(compare_outputs(c, want, rewrite_output(c.kernel, want, o, zeroed)), "")
+                << "output " << o << " zeroed";
+            EXPECT_NE(compare_outputs(c, want, rewrite_output(c.kernel, want, o, doubled)), "")
+                << "output " << o << " doubled";
         }
     }
     // Outputs no inexact sum reaches keep the plain tolerance: 1e-6 relative passes for f32, and
@@ -715,8 +725,10 @@ TEST(HostRegressions, ReduceBroadcastAlongAnOuterAxisIsHoisted) {
         int xk = k.load(k.add_input(DType::f32, layer({R, C, R}, {0, 1, C})));
         int mk = k.load(k.add_input(DType::f32, layer({R, C, R}, {0, 1, 0})));
         int sum = k.reduce(Op::reduce_sum, k.unary(Op::exp, k.binary(Op::sub, xk, mk)));
-        k.add_output(DType::f32, View::contiguous({R, C}), k.binary(Op::div, k.unary(Op::exp, k.binary(Op::sub, x, m)), sum));
-        std::vector<uint8_t> xs = random_buffer(DType::f32, size_t(R * C), rng), ms = random_buffer(DType::f32, size_t(C), rng);
+        k.add_output(DType::f32, View::contiguous({R, C}),
+                     k.binary(Op::div, k.unary(Op::exp, k.binary(Op::sub, x, m)), sum));
+        std::vector<uint8_t> xs = random_buffer(DType::f32, size_t(R * C), rng),
+                             ms = random_buffer(DType::f32, size_t(C), rng);
         c.buffers = {xs, ms, xs, ms, std::vector<uint8_t>(size_t(R * C) * 4, 0x5a)};
         cases.push_back(c);
     }
@@ -762,7 +774,8 @@ TEST(HostRegressions, ReduceBroadcastAlongAnOuterAxisIsHoisted) {
         int xk = k.load(k.add_input(DType::f32, v, bits_from_double(DType::f32, 1.5)));
         int i0 = k.cast(k.index(0), DType::f32);
         k.add_output(DType::f32, View::contiguous({R, C}), k.binary(Op::mul, i0, k.reduce(Op::reduce_prod, xk)));
-        c.buffers = {random_buffer(DType::f32, size_t(R * (C - 3)), rng), std::vector<uint8_t>(size_t(R * C) * 4, 0x5a)};
+        c.buffers = {random_buffer(DType::f32, size_t(R * (C - 3)), rng),
+                     std::vector<uint8_t>(size_t(R * C) * 4, 0x5a)};
         cases.push_back(c);
     }
     // 6: two hoisted reduces, one reading level-0 values (a [C] load and a scalar) in its body:
@@ -801,12 +814,15 @@ TEST(HostRegressions, ReduceBroadcastAlongAnOuterAxisIsHoisted) {
     std::vector<const Kernel*> kernels;
     std::vector<std::string> names;
     for (const Case& c : cases) kernels.push_back(&c.kernel);
-    for (size_t i = 0; i < cases.size(); ++i) names.push_back(std::string("k").append(std::to_string(i)));  // not "k" + …: GCC 12 -Wrestrict false positive
+    for (size_t i = 0; i < cases.size(); ++i)
+        names.push_back(std::string("k").append(std::to_string(i)));  // not "k" + …: GCC 12 -Wrestrict false positive
     std::vector<ProgramId> ids = dev.compile_batch(kernels);
     for (size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];
-        std::string src = host_source(std::span<const Kernel* const>(&kernels[i], 1), std::span<const std::string>(&names[i], 1));
-        EXPECT_NE(src.find("zh"), std::string::npos) << "case " << i << ": reduce not hoisted\n" << kernel_string(c.kernel);
+        std::string src =
+            host_source(std::span<const Kernel* const>(&kernels[i], 1), std::span<const std::string>(&names[i], 1));
+        EXPECT_NE(src.find("zh"), std::string::npos) << "case " << i << ": reduce not hoisted\n"
+                                                     << kernel_string(c.kernel);
         std::string why = compare_outputs(c, run_reference(c), run_host(pool, dev, ids[i], c));
         EXPECT_EQ(why, "") << "case " << i << "\n" << kernel_string(c.kernel);
     }

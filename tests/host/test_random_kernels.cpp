@@ -28,7 +28,7 @@ using namespace zyx::host_test;
 
 namespace {
 
-const DType kAll[] = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8, DType::i16, DType::i32,
+const DType kAll[] = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8,  DType::i16,  DType::i32,
                       DType::i64, DType::u8,  DType::u16, DType::u32,  DType::u64, DType::bool_};
 
 struct Generator {
@@ -75,15 +75,17 @@ struct Generator {
         std::vector<int> inv(r);
         for (size_t d = 0; d < r; ++d) inv[size_t(perm[d])] = int(d);
         View v = View::contiguous(laid).permute(inv);
-        if (chance(30)) v = v.stride(steps);
+        if (chance(30))
+            v = v.stride(steps);
         else if (std::any_of(strided.begin(), strided.end(), [](bool b) { return b; })) {
             std::vector<int64_t> zero(r, 0);
-            v = v.shrink(zero, s.empty() ? zero : [&] {
-                std::vector<int64_t> e(base);
-                for (size_t d = 0; d < r; ++d)
-                    if (strided[d]) e[d] = s[d];
-                return e;
-            }());
+            v = v.shrink(
+                zero, s.empty() ? zero : [&] {
+                    std::vector<int64_t> e(base);
+                    for (size_t d = 0; d < r; ++d)
+                        if (strided[d]) e[d] = s[d];
+                    return e;
+                }());
         }
         std::vector<int> flips;
         for (size_t d = 0; d < r; ++d)
@@ -179,9 +181,12 @@ struct Generator {
         int64_t M = size(), N = size(), K = size(), nb = 1;
         for (int64_t b : batch) nb *= b;
         while (nb * M * N * K > cap) {
-            if (K >= M && K >= N) K = std::max<int64_t>(1, K / 2);
-            else if (M >= N) M = std::max<int64_t>(1, M / 2);
-            else N = std::max<int64_t>(1, N / 2);
+            if (K >= M && K >= N)
+                K = std::max<int64_t>(1, K / 2);
+            else if (M >= N)
+                M = std::max<int64_t>(1, M / 2);
+            else
+                N = std::max<int64_t>(1, N / 2);
         }
         int64_t pick = uniform(0, 99);
         DType t = pick < 45 ? DType::f32 : pick < 85 ? DType::f64 : pick < 93 ? DType::f16 : DType::i32;
@@ -228,8 +233,10 @@ struct Generator {
             ov = View::contiguous(big).shrink(b0, e);
         }
         k.add_output(t, ov, out);
-        if (chance(30)) k.add_output(t, View::contiguous(gs), sum);  // the plain product as well
-        else if (chance(20)) k.add_output(DType::f16, View::contiguous(gs), k.cast(sum, DType::f16));
+        if (chance(30))
+            k.add_output(t, View::contiguous(gs), sum);  // the plain product as well
+        else if (chance(20))
+            k.add_output(DType::f16, View::contiguous(gs), k.cast(sum, DType::f16));
         return finish();
     }
 
@@ -255,7 +262,8 @@ struct Generator {
             std::vector<Op> ops;
             for (int o = 0; o < kNumOps; ++o)
                 if (op_is_unary(Op(o)) && Op(o) != Op::logical_not && op_accepts(Op(o), t)) ops.push_back(Op(o));
-            if (!ops.empty()) return k.unary(ops[size_t(uniform(0, int64_t(ops.size()) - 1))], expr(t, depth - 1, level1));
+            if (!ops.empty())
+                return k.unary(ops[size_t(uniform(0, int64_t(ops.size()) - 1))], expr(t, depth - 1, level1));
         }
         if (kind < 65 || t != DType::bool_) {
             if (kind < 75) {  // binary with result t
@@ -283,7 +291,7 @@ struct Generator {
         DType f = any_dtype();
         int64_t which = uniform(0, 9);
         if (which == 9) return k.unary(Op::logical_not, expr(f, depth - 1, level1));
-        const Op preds[] = {Op::cmp_lt, Op::cmp_le, Op::cmp_gt, Op::cmp_ge, Op::cmp_eq,
+        const Op preds[] = {Op::cmp_lt, Op::cmp_le,      Op::cmp_gt,     Op::cmp_ge,     Op::cmp_eq,
                             Op::cmp_ne, Op::logical_and, Op::logical_or, Op::logical_xor};
         return k.binary(preds[which], expr(f, depth - 1, level1), expr(f, depth - 1, level1));
     }
@@ -430,11 +438,12 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool la
             }
         }
     }
-    std::printf("random %skernels (seed %llu): %zu with >= 32K element-steps (threads), %zu outputs, %zu integer "
-                "outputs not comparable; %zu float outputs after a sum, zeroed or doubled %zu times passed; %zu BLAS "
-                "kernels\n",
-                large ? "large " : "", (unsigned long long)seed, with_threads, outputs, unchecked, after_sum,
-                wrong_passed, with_blas);
+    std::printf(
+        "random %skernels (seed %llu): %zu with >= 32K element-steps (threads), %zu outputs, %zu integer "
+        "outputs not comparable; %zu float outputs after a sum, zeroed or doubled %zu times passed; %zu BLAS "
+        "kernels\n",
+        large ? "large " : "", (unsigned long long)seed, with_threads, outputs, unchecked, after_sum, wrong_passed,
+        with_blas);
     EXPECT_EQ(failures, 0u);
     // The generator really produces the interesting cases (checked on runs long enough to).
     if (count >= start + 200) {
@@ -445,9 +454,7 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool la
         EXPECT_LT(unchecked, outputs / 20) << "of " << outputs << " outputs";
     }
     // Matmul-shaped kernels (5 % of small, 15 % of large ones) reach BLAS.
-    if (count >= start + 150) {
-        EXPECT_GT(with_blas, 0u);
-    }
+    if (count >= start + 150) { EXPECT_GT(with_blas, 0u); }
     // A zeroed or doubled float output after a sum fails: none passed in seeds 1-10 (7-45 such
     // outputs per run); one could only where a cancelling sum's error bound is as large as its
     // value.
@@ -459,12 +466,14 @@ void check_random_kernels(uint64_t seed, uint64_t start, uint64_t count, bool la
 // The default run is seeds 1 and 2 (two tests, so ctest runs them side by side); ZYX_RANDOM_SEED
 // replaces the second by the seed given and skips the first.
 TEST(RandomKernels, HostAgreesWithInterpreter) {
-    if (std::getenv("ZYX_RANDOM_SEED")) GTEST_SKIP() << "ZYX_RANDOM_SEED set: RandomKernels.HostAgreesWithInterpreterSeed2OrGiven runs it";
+    if (std::getenv("ZYX_RANDOM_SEED"))
+        GTEST_SKIP() << "ZYX_RANDOM_SEED set: RandomKernels.HostAgreesWithInterpreterSeed2OrGiven runs it";
     check_random_kernels(1, env_or("ZYX_RANDOM_FIRST", 0), env_or("ZYX_RANDOM_KERNELS", 480));
 }
 
 TEST(RandomKernels, HostAgreesWithInterpreterSeed2OrGiven) {
-    check_random_kernels(env_or("ZYX_RANDOM_SEED", 2), env_or("ZYX_RANDOM_FIRST", 0), env_or("ZYX_RANDOM_KERNELS", 480));
+    check_random_kernels(env_or("ZYX_RANDOM_SEED", 2), env_or("ZYX_RANDOM_FIRST", 0),
+                         env_or("ZYX_RANDOM_KERNELS", 480));
 }
 
 // Larger index spaces (up to 256K elements), for the thread-parallel, 32-lane and thread-split

@@ -53,7 +53,8 @@ Bytes bytes_of(const Tensor& t) {
     switch (t.dtype()) {
         case DType::f64: return host_bytes(t.to_vector<double>());
         case DType::f32: return host_bytes(t.to_vector<float>());
-        case DType::f16: case DType::bf16: return host_bytes(t.bitcast(DType::u16).to_vector<uint16_t>());
+        case DType::f16:
+        case DType::bf16: return host_bytes(t.bitcast(DType::u16).to_vector<uint16_t>());
         case DType::i8: return host_bytes(t.to_vector<int8_t>());
         case DType::i16: return host_bytes(t.to_vector<int16_t>());
         case DType::i32: return host_bytes(t.to_vector<int32_t>());
@@ -286,8 +287,10 @@ TEST_F(Safetensors, SavedBytesFollowTheSpecification) {
 
 TEST_F(Safetensors, UnreadableFiles) {
     const std::string missing = file("missing.safetensors");
-    expect_error([&] { zyx::load_safetensors(missing); }, ErrorStatus::Io, missing, {"load_safetensors", "cannot open"});
-    expect_error([&] { zyx::safetensors_metadata(missing); }, ErrorStatus::Io, missing, {"safetensors_metadata", "cannot open"});
+    expect_error([&] { zyx::load_safetensors(missing); }, ErrorStatus::Io, missing,
+                 {"load_safetensors", "cannot open"});
+    expect_error([&] { zyx::safetensors_metadata(missing); }, ErrorStatus::Io, missing,
+                 {"safetensors_metadata", "cannot open"});
     const std::string dir = file("a_directory");
     fs::create_directory(dir);
     expect_error([&] { zyx::load_safetensors(dir); }, ErrorStatus::Io, dir, {"not a regular file"});
@@ -355,44 +358,115 @@ TEST_F(Safetensors, MalformedHeaders) {
         {"no_dtype", "{\"a\":{\"shape\":[1],\"data_offsets\":[0,4]}}", 4, IA, {"tensor 'a'", "no \"dtype\""}},
         {"no_shape", "{\"a\":{\"dtype\":\"F32\",\"data_offsets\":[0,4]}}", 4, IA, {"tensor 'a'", "no \"shape\""}},
         {"no_offsets", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1]}}", 4, IA, {"tensor 'a'", "no \"data_offsets\""}},
-        {"dtype_not_string", "{\"a\":" + entry("5", "[1]", "[0,4]") + "}", 4, IA, {"\"dtype\" is an integer, not a string"}},
-        {"shape_not_array", "{\"a\":" + entry("\"F32\"", "1", "[0,4]") + "}", 4, IA, {"\"shape\" is an integer, not an array"}},
-        {"shape_float", "{\"a\":" + entry("\"F32\"", "[1.0]", "[0,4]") + "}", 4, IA, {"floating-point number, not an integer"}},
+        {"dtype_not_string",
+         "{\"a\":" + entry("5", "[1]", "[0,4]") + "}",
+         4,
+         IA,
+         {"\"dtype\" is an integer, not a string"}},
+        {"shape_not_array",
+         "{\"a\":" + entry("\"F32\"", "1", "[0,4]") + "}",
+         4,
+         IA,
+         {"\"shape\" is an integer, not an array"}},
+        {"shape_float",
+         "{\"a\":" + entry("\"F32\"", "[1.0]", "[0,4]") + "}",
+         4,
+         IA,
+         {"floating-point number, not an integer"}},
         {"shape_string", "{\"a\":" + entry("\"F32\"", "[\"1\"]", "[0,4]") + "}", 4, IA, {"a string, not an integer"}},
-        {"shape_negative", "{\"a\":" + entry("\"F32\"", "[-1,2]", "[0,4]") + "}", 4, IA, {"tensor 'a'", "[-1,2]", "negative size"}},
-        {"shape_overflow", "{\"a\":" + entry("\"F32\"", "[4611686018427387904,2]", "[0,4]") + "}", 4, IA,
+        {"shape_negative",
+         "{\"a\":" + entry("\"F32\"", "[-1,2]", "[0,4]") + "}",
+         4,
+         IA,
+         {"tensor 'a'", "[-1,2]", "negative size"}},
+        {"shape_overflow",
+         "{\"a\":" + entry("\"F32\"", "[4611686018427387904,2]", "[0,4]") + "}",
+         4,
+         IA,
          {"tensor 'a'", "needs more than 2^63 - 1 bytes"}},
-        {"shape_beyond_i64", "{\"a\":" + entry("\"U8\"", "[18446744073709551615]", "[0,4]") + "}", 4, IA,
+        {"shape_beyond_i64",
+         "{\"a\":" + entry("\"U8\"", "[18446744073709551615]", "[0,4]") + "}",
+         4,
+         IA,
          {"needs more than 2^63 - 1 bytes"}},
-        {"unknown_dtype", "{\"a\":" + entry("\"F33\"", "[1]", "[0,4]") + "}", 4, IA, {"tensor 'a'", "unknown dtype 'F33'"}},
-        {"unsupported_dtype", "{\"a\":" + entry("\"F8_E4M3\"", "[4]", "[0,4]") + "}", 4, ErrorStatus::Unsupported,
+        {"unknown_dtype",
+         "{\"a\":" + entry("\"F33\"", "[1]", "[0,4]") + "}",
+         4,
+         IA,
+         {"tensor 'a'", "unknown dtype 'F33'"}},
+        {"unsupported_dtype",
+         "{\"a\":" + entry("\"F8_E4M3\"", "[4]", "[0,4]") + "}",
+         4,
+         ErrorStatus::Unsupported,
          {"tensor 'a'", "F8_E4M3", "not supported"}},
-        {"offsets_not_array", "{\"a\":" + entry("\"F32\"", "[1]", "\"0,4\"") + "}", 4, IA, {"a string, not [begin, end]"}},
+        {"offsets_not_array",
+         "{\"a\":" + entry("\"F32\"", "[1]", "\"0,4\"") + "}",
+         4,
+         IA,
+         {"a string, not [begin, end]"}},
         {"offsets_three", "{\"a\":" + entry("\"F32\"", "[1]", "[0,4,4]") + "}", 4, IA, {"[0,4,4], not [begin, end]"}},
         {"offsets_one", "{\"a\":" + entry("\"F32\"", "[1]", "[4]") + "}", 4, IA, {"[4], not [begin, end]"}},
-        {"offsets_float", "{\"a\":" + entry("\"F32\"", "[1]", "[0,4.0]") + "}", 4, IA, {"floating-point number, not a non-negative integer"}},
+        {"offsets_float",
+         "{\"a\":" + entry("\"F32\"", "[1]", "[0,4.0]") + "}",
+         4,
+         IA,
+         {"floating-point number, not a non-negative integer"}},
         {"offsets_negative", "{\"a\":" + entry("\"F32\"", "[1]", "[-4,0]") + "}", 4, IA, {"negative integer"}},
-        {"begin_after_end", "{\"a\":" + entry("\"F32\"", "[0]", "[4,0]") + "}", 4, IA, {"tensor 'a'", "[4,0]", "begin is after end"}},
-        {"wrong_byte_count", "{\"a\":" + entry("\"F32\"", "[2]", "[0,4]") + "}", 4, IA,
+        {"begin_after_end",
+         "{\"a\":" + entry("\"F32\"", "[0]", "[4,0]") + "}",
+         4,
+         IA,
+         {"tensor 'a'", "[4,0]", "begin is after end"}},
+        {"wrong_byte_count",
+         "{\"a\":" + entry("\"F32\"", "[2]", "[0,4]") + "}",
+         4,
+         IA,
          {"tensor 'a'", "hold 4 bytes, F32 [2] needs 8"}},
-        {"past_the_data", "{\"a\":" + entry("\"F32\"", "[2]", "[0,8]") + "}", 4, IA,
+        {"past_the_data",
+         "{\"a\":" + entry("\"F32\"", "[2]", "[0,8]") + "}",
+         4,
+         IA,
          {"tensor 'a'", "\"data_offsets\" [0,8] run past the data buffer of 4 bytes"}},
-        {"overlap", "{\"a\":" + entry("\"F32\"", "[2]", "[0,8]") + ",\"b\":" + entry("\"F32\"", "[2]", "[4,12]") + "}", 12, IA,
+        {"overlap",
+         "{\"a\":" + entry("\"F32\"", "[2]", "[0,8]") + ",\"b\":" + entry("\"F32\"", "[2]", "[4,12]") + "}",
+         12,
+         IA,
          {"tensor 'b' at bytes [4, 12) overlaps tensor 'a' at bytes [0, 8)"}},
         {"same_region", "{\"a\":" + ok + ",\"b\":" + ok + "}", 4, IA, {"overlaps"}},
-        {"empty_inside_another", "{\"a\":" + entry("\"F32\"", "[2]", "[0,8]") + ",\"e\":" + entry("\"F32\"", "[0]", "[4,4]") + "}", 8, IA,
+        {"empty_inside_another",
+         "{\"a\":" + entry("\"F32\"", "[2]", "[0,8]") + ",\"e\":" + entry("\"F32\"", "[0]", "[4,4]") + "}",
+         8,
+         IA,
          {"tensor 'e'", "overlaps tensor 'a'"}},
-        {"gap", "{\"a\":" + ok + ",\"b\":" + entry("\"F32\"", "[1]", "[8,12]") + "}", 12, IA,
+        {"gap",
+         "{\"a\":" + ok + ",\"b\":" + entry("\"F32\"", "[1]", "[8,12]") + "}",
+         12,
+         IA,
          {"data bytes [4, 8) before tensor 'b' belong to no tensor"}},
-        {"gap_at_start", "{\"b\":" + entry("\"F32\"", "[1]", "[4,8]") + "}", 8, IA, {"data bytes [0, 4) before tensor 'b'"}},
+        {"gap_at_start",
+         "{\"b\":" + entry("\"F32\"", "[1]", "[4,8]") + "}",
+         8,
+         IA,
+         {"data bytes [0, 4) before tensor 'b'"}},
         {"trailing_data", "{\"a\":" + ok + "}", 8, IA, {"data bytes [4, 8) after the last tensor belong to no tensor"}},
         {"data_without_tensors", "{}", 3, IA, {"data bytes [0, 3) after the last tensor"}},
         {"repeated_tensor", "{\"a\":" + ok + ",\"a\":" + ok + "}", 4, IA, {"repeats the key 'a'"}},
-        {"repeated_field", "{\"a\":{\"dtype\":\"F32\",\"dtype\":\"I32\",\"shape\":[1],\"data_offsets\":[0,4]}}", 4, IA,
+        {"repeated_field",
+         "{\"a\":{\"dtype\":\"F32\",\"dtype\":\"I32\",\"shape\":[1],\"data_offsets\":[0,4]}}",
+         4,
+         IA,
          {"repeats the key 'dtype'"}},
         {"repeated_metadata_key", "{\"__metadata__\":{\"k\":\"1\",\"k\":\"2\"}}", 0, IA, {"repeats the key 'k'"}},
-        {"metadata_not_object", "{\"__metadata__\":[\"k\"]}", 0, IA, {"\"__metadata__\" is an array, not an object of strings"}},
-        {"metadata_not_strings", "{\"__metadata__\":{\"k\":1}}", 0, IA, {"value of key 'k' is an integer, not a string"}},
+        {"metadata_not_object",
+         "{\"__metadata__\":[\"k\"]}",
+         0,
+         IA,
+         {"\"__metadata__\" is an array, not an object of strings"}},
+        {"metadata_not_strings",
+         "{\"__metadata__\":{\"k\":1}}",
+         0,
+         IA,
+         {"value of key 'k' is an integer, not a string"}},
     };
     for (const Malformed& c : cases) {
         SCOPED_TRACE(c.label);
@@ -415,14 +489,24 @@ TEST_F(Safetensors, InvalidSavesWriteNothing) {
     const Bytes before = read_file(path);
     const Tensor x = zyx::zeros({3});
     const auto IA = ErrorStatus::InvalidArgument;
-    expect_error([&] { zyx::save_safetensors(path, {{"a", x}, {"b", x}, {"a", x}}); }, IA, path,
-                 {"save_safetensors", "tensor 'a' is given twice"});
+    expect_error(
+        [&] {
+            zyx::save_safetensors(path, {{"a", x}, {"b", x}, {"a", x}});
+        },
+        IA, path, {"save_safetensors", "tensor 'a' is given twice"});
     expect_error([&] { zyx::save_safetensors(path, {{"a", x}, {"", x}}); }, IA, path, {"tensor 1 has an empty name"});
-    expect_error([&] { zyx::save_safetensors(path, {{"__metadata__", x}}); }, IA, path, {"tensor 0", "'__metadata__'", "reserves"});
+    expect_error(
+        [&] {
+            zyx::save_safetensors(path, {{"__metadata__", x}});
+        },
+        IA, path, {"tensor 0", "'__metadata__'", "reserves"});
     expect_error([&] { zyx::save_safetensors(path, {{"u", Tensor()}}); }, IA, path, {"tensor 'u' is undefined"});
     expect_error([&] { zyx::save_safetensors(path, {{"bad\xff", x}}); }, IA, path, {"not valid UTF-8"});
-    expect_error([&] { zyx::save_safetensors(path, {{"a", x}}, {{"k", "\xc3"}}); }, IA, path,
-                 {"metadata value of key 'k' is not valid UTF-8"});
+    expect_error(
+        [&] {
+            zyx::save_safetensors(path, {{"a", x}}, {{"k", "\xc3"}});
+        },
+        IA, path, {"metadata value of key 'k' is not valid UTF-8"});
     EXPECT_EQ(read_file(path), before);
     EXPECT_FALSE(fs::exists(path + ".tmp"));
 }
@@ -431,7 +515,11 @@ TEST_F(Safetensors, FailedSavesLeaveNoFile) {
     const Tensor x = zyx::ones({4});
     // The directory does not exist: nothing can be created.
     const std::string nowhere = file("no_such_dir/m.safetensors");
-    expect_error([&] { zyx::save_safetensors(nowhere, {{"x", x}}); }, ErrorStatus::Io, nowhere, {"save_safetensors", "cannot create"});
+    expect_error(
+        [&] {
+            zyx::save_safetensors(nowhere, {{"x", x}});
+        },
+        ErrorStatus::Io, nowhere, {"save_safetensors", "cannot create"});
     EXPECT_FALSE(fs::exists(nowhere));
     EXPECT_FALSE(fs::exists(nowhere + ".tmp"));
     EXPECT_FALSE(fs::exists(file("no_such_dir")));

@@ -65,7 +65,8 @@ inline std::vector<uint64_t> run_elementwise(const std::vector<Column>& cols,
 inline std::vector<uint64_t> run_unary(Op op, DType t, const std::vector<uint64_t>& x) {
     return run_elementwise({{t, x}}, [op](Kernel& k, const std::vector<int>& l) { return k.unary(op, l[0]); });
 }
-inline std::vector<uint64_t> run_binary(Op op, DType t, const std::vector<uint64_t>& x, const std::vector<uint64_t>& y) {
+inline std::vector<uint64_t> run_binary(Op op, DType t, const std::vector<uint64_t>& x,
+                                        const std::vector<uint64_t>& y) {
     return run_elementwise({{t, x}, {t, y}},
                            [op](Kernel& k, const std::vector<int>& l) { return k.binary(op, l[0], l[1]); });
 }

@@ -157,8 +157,8 @@ TEST(Analysis, ReduceIdentitiesAndCombineOps) {
 
 // An empty reduction stores the identity: the interpreter and reduce_identity_bits agree.
 TEST(Analysis, EmptyReductionInTheInterpreterGivesTheIdentity) {
-    const DType dtypes[] = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8, DType::i16, DType::i32,
-                            DType::i64, DType::u8, DType::u16, DType::u32, DType::u64, DType::bool_};
+    const DType dtypes[] = {DType::f64, DType::f32, DType::f16, DType::bf16, DType::i8,  DType::i16,  DType::i32,
+                            DType::i64, DType::u8,  DType::u16, DType::u32,  DType::u64, DType::bool_};
     const Op reduces[] = {Op::reduce_sum, Op::reduce_prod, Op::reduce_max, Op::reduce_min};
     for (DType t : dtypes)
         for (Op op : reduces) {

@@ -32,7 +32,8 @@ void expect_same(const std::vector<double>& got, const std::vector<double>& want
 }
 void expect_near(const std::vector<double>& got, const std::vector<double>& want, double rel, const char* what) {
     ASSERT_EQ(got.size(), want.size()) << what;
-    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], rel * std::fabs(want[i]) + 1e-30) << what << " [" << i << "]";
+    for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_NEAR(got[i], want[i], rel * std::fabs(want[i]) + 1e-30) << what << " [" << i << "]";
 }
 std::vector<double> unary_f(Op op, DType t, std::vector<double> x) { return D(t, run_unary(op, t, F(t, x))); }
 std::vector<double> binary_f(Op op, DType t, std::vector<double> x, std::vector<double> y) {
@@ -125,7 +126,8 @@ TEST(Interpreter, IntegerArithmeticWraps) {
     auto m64 = run_binary(Op::mul, DType::i64, I(DType::i64, {INT64_MAX}), I(DType::i64, {2}));
     EXPECT_EQ(int64_t(m64[0]), -2);
     expect_same(D(DType::i8, run_unary(Op::neg, DType::i8, I(DType::i8, {-128, 5}))), {-128, -5}, "i8 neg");
-    expect_same(D(DType::i32, run_unary(Op::abs, DType::i32, I(DType::i32, {INT32_MIN, -7}))), {double(INT32_MIN), 7}, "abs");
+    expect_same(D(DType::i32, run_unary(Op::abs, DType::i32, I(DType::i32, {INT32_MIN, -7}))), {double(INT32_MIN), 7},
+                "abs");
     expect_same(D(DType::i16, run_unary(Op::sign, DType::i16, I(DType::i16, {-9, 0, 4}))), {-1, 0, 1}, "sign");
     expect_same(D(DType::u8, run_unary(Op::sign, DType::u8, I(DType::u8, {0, 200}))), {0, 1}, "sign u8");
     expect_same(D(DType::i32, run_unary(Op::relu, DType::i32, I(DType::i32, {-9, 4}))), {0, 4}, "relu");
@@ -187,9 +189,11 @@ TEST(Interpreter, BoolOps) {
 }
 
 TEST(Interpreter, CastRules) {
-    expect_same(D(DType::i32, run_cast(DType::f32, DType::i32, F(DType::f32, {3.9, -3.9, 1e10, -1e10, nan_, inf, -inf}))),
-                {3, -3, double(INT32_MAX), double(INT32_MIN), 0, double(INT32_MAX), double(INT32_MIN)}, "f32->i32");
-    expect_same(D(DType::u8, run_cast(DType::f32, DType::u8, F(DType::f32, {-5, 300, 255.9, -0.5}))), {0, 255, 255, 0}, "f32->u8");
+    expect_same(
+        D(DType::i32, run_cast(DType::f32, DType::i32, F(DType::f32, {3.9, -3.9, 1e10, -1e10, nan_, inf, -inf}))),
+        {3, -3, double(INT32_MAX), double(INT32_MIN), 0, double(INT32_MAX), double(INT32_MIN)}, "f32->i32");
+    expect_same(D(DType::u8, run_cast(DType::f32, DType::u8, F(DType::f32, {-5, 300, 255.9, -0.5}))), {0, 255, 255, 0},
+                "f32->u8");
     expect_same(D(DType::i8, run_cast(DType::f16, DType::i8, F(DType::f16, {200.5, -129}))), {127, -128}, "f16->i8");
     auto c64 = run_cast(DType::f64, DType::i64, F(DType::f64, {1e19, -1e19, 9223372036854775807.0}));
     EXPECT_EQ(int64_t(c64[0]), INT64_MAX);
@@ -199,19 +203,23 @@ TEST(Interpreter, CastRules) {
     EXPECT_EQ(cu[0], 18000000000000000000ull);
     EXPECT_EQ(cu[1], UINT64_MAX);
     EXPECT_EQ(cu[2], 0u);
-    expect_same(D(DType::i8, run_cast(DType::i32, DType::i8, I(DType::i32, {300, -129, 128}))), {44, 127, -128}, "i32->i8 wraps");
+    expect_same(D(DType::i8, run_cast(DType::i32, DType::i8, I(DType::i32, {300, -129, 128}))), {44, 127, -128},
+                "i32->i8 wraps");
     expect_same(D(DType::i8, run_cast(DType::u8, DType::i8, I(DType::u8, {200}))), {-56}, "u8->i8");
     expect_same(D(DType::u16, run_cast(DType::i8, DType::u16, I(DType::i8, {-1}))), {65535}, "i8->u16 sign-extends");
-    expect_same(D(DType::f32, run_cast(DType::i64, DType::f32, I(DType::i64, {16777217}))), {16777216}, "i64->f32 nearest");
+    expect_same(D(DType::f32, run_cast(DType::i64, DType::f32, I(DType::i64, {16777217}))), {16777216},
+                "i64->f32 nearest");
     expect_same(D(DType::f16, run_cast(DType::f32, DType::f16, F(DType::f32, {65520, 65519, 1.0 / 3}))),
                 {inf, 65504, 0.333251953125}, "f32->f16");
     expect_same(D(DType::bf16, run_cast(DType::f32, DType::bf16, F(DType::f32, {1.00390625, 1.01171875}))),
                 {1.0, 1.015625}, "f32->bf16 ties to even");
     expect_same(D(DType::f16, run_cast(DType::i32, DType::f16, I(DType::i32, {70000, 2049}))), {inf, 2048}, "i32->f16");
-    expect_same(D(DType::bool_, run_cast(DType::f32, DType::bool_, F(DType::f32, {0.1, nan_, -0.0, 0}))), {1, 1, 0, 0}, "->bool");
+    expect_same(D(DType::bool_, run_cast(DType::f32, DType::bool_, F(DType::f32, {0.1, nan_, -0.0, 0}))), {1, 1, 0, 0},
+                "->bool");
     expect_same(D(DType::bool_, run_cast(DType::i64, DType::bool_, I(DType::i64, {256, 0}))), {1, 0}, "i64->bool");
     expect_same(D(DType::f32, run_cast(DType::bool_, DType::f32, I(DType::bool_, {1, 0}))), {1, 0}, "bool->f32");
-    expect_same(D(DType::f16, run_cast(DType::bf16, DType::f16, F(DType::bf16, {1e5, 3.140625}))), {inf, 3.140625}, "bf16->f16");
+    expect_same(D(DType::f16, run_cast(DType::bf16, DType::f16, F(DType::bf16, {1e5, 3.140625}))), {inf, 3.140625},
+                "bf16->f16");
 }
 
 TEST(Interpreter, Bitcast) {
@@ -235,7 +243,8 @@ TEST(Interpreter, Bitcast) {
 // 0·inf to 0x7fc00000) and run time (x86 gives 0xffc00000) make different ones.
 TEST(Interpreter, BitcastOfStoredBitsIsExact) {
     auto bitcast = [](DType from, DType to, std::vector<uint64_t> bits) {
-        return run_elementwise({{from, bits}}, [to](Kernel& k, const std::vector<int>& l) { return k.bitcast(l[0], to); });
+        return run_elementwise({{from, bits}},
+                               [to](Kernel& k, const std::vector<int>& l) { return k.bitcast(l[0], to); });
     };
     // loaded NaNs: negative, payload, signalling — their bits unchanged
     EXPECT_EQ(bitcast(DType::f32, DType::i32, {0xffc00000u, 0x7fc12345u, 0x7f800001u, 0xff812345u, 0xbf800000u}),
@@ -277,7 +286,8 @@ TEST(Interpreter, BitcastOfStoredBitsIsExact) {
             auto three = run_elementwise({{t.i, t.bits}}, [&](Kernel& k, const std::vector<int>& l) {
                 return k.bitcast(k.bitcast(k.bitcast(l[0], t.f), other), t.i);
             });
-            EXPECT_EQ(three, t.bits) << dtype_name(t.i) << " through " << dtype_name(t.f) << " and " << dtype_name(other);
+            EXPECT_EQ(three, t.bits) << dtype_name(t.i) << " through " << dtype_name(t.f) << " and "
+                                     << dtype_name(other);
         }
     }
     // constants and scalars are given by bits: exact too
@@ -289,10 +299,9 @@ TEST(Interpreter, BitcastOfStoredBitsIsExact) {
 
 TEST(Interpreter, BitcastOfAComputedNaNGivesTheCanonicalQuietNaN) {
     // a NaN computed at run time (0·inf on x86 is 0xffc00000)
-    auto prod = run_elementwise({{DType::f32, F(DType::f32, {0, -0.0})}, {DType::f32, F(DType::f32, {inf, inf})}},
-                                [](Kernel& k, const std::vector<int>& l) {
-                                    return k.bitcast(k.binary(Op::mul, l[0], l[1]), DType::u32);
-                                });
+    auto prod = run_elementwise(
+        {{DType::f32, F(DType::f32, {0, -0.0})}, {DType::f32, F(DType::f32, {inf, inf})}},
+        [](Kernel& k, const std::vector<int>& l) { return k.bitcast(k.binary(Op::mul, l[0], l[1]), DType::u32); });
     EXPECT_EQ(prod, (std::vector<uint64_t>{0x7fc00000u, 0x7fc00000u}));
     // a cast is computed: an f16 sNaN cast to f32, a loaded -NaN passed through neg or where
     auto wide = run_elementwise({{DType::f16, {0x7c01}}}, [](Kernel& k, const std::vector<int>& l) {
@@ -303,15 +312,17 @@ TEST(Interpreter, BitcastOfAComputedNaNGivesTheCanonicalQuietNaN) {
         return k.bitcast(k.unary(Op::neg, l[0]), DType::u64);
     });
     EXPECT_EQ(neg[0], 0x7ff8000000000000ull);
-    for (auto [f, i, want] : {std::tuple{DType::f16, DType::i16, uint64_t(0x7e00)}, {DType::bf16, DType::u16, uint64_t(0x7fc0)}}) {
-        auto half = run_elementwise({{f, {0xfc01 | (f == DType::bf16 ? 0x0380u : 0u)}}}, [&](Kernel& k, const std::vector<int>& l) {
-            return k.bitcast(k.binary(Op::add, l[0], l[0]), i);
-        });
+    for (auto [f, i, want] :
+         {std::tuple{DType::f16, DType::i16, uint64_t(0x7e00)}, {DType::bf16, DType::u16, uint64_t(0x7fc0)}}) {
+        auto half = run_elementwise(
+            {{f, {0xfc01 | (f == DType::bf16 ? 0x0380u : 0u)}}},
+            [&](Kernel& k, const std::vector<int>& l) { return k.bitcast(k.binary(Op::add, l[0], l[0]), i); });
         EXPECT_EQ(half[0], want) << dtype_name(f);
         // a chain of bitcasts starting at a computed value canonicalises once, at its root
-        auto chain = run_elementwise({{f, {0xfc01 | (f == DType::bf16 ? 0x0380u : 0u)}}}, [&](Kernel& k, const std::vector<int>& l) {
-            return k.bitcast(k.bitcast(k.bitcast(k.binary(Op::add, l[0], l[0]), i), f), i);
-        });
+        auto chain = run_elementwise({{f, {0xfc01 | (f == DType::bf16 ? 0x0380u : 0u)}}},
+                                     [&](Kernel& k, const std::vector<int>& l) {
+                                         return k.bitcast(k.bitcast(k.bitcast(k.binary(Op::add, l[0], l[0]), i), f), i);
+                                     });
         EXPECT_EQ(chain[0], want) << dtype_name(f) << " chain";
     }
     // an integer computed value keeps its bits through a float dtype
@@ -320,9 +331,8 @@ TEST(Interpreter, BitcastOfAComputedNaNGivesTheCanonicalQuietNaN) {
     });
     EXPECT_EQ(isum[0], 0xfffffff9u);
     // integer bits → f16 sNaN → stored as f16: some NaN (a store's NaN bits are unspecified)
-    auto stored = run_elementwise({{DType::u16, {0x7c01, 0xfc01}}}, [](Kernel& k, const std::vector<int>& l) {
-        return k.bitcast(l[0], DType::f16);
-    });
+    auto stored = run_elementwise({{DType::u16, {0x7c01, 0xfc01}}},
+                                  [](Kernel& k, const std::vector<int>& l) { return k.bitcast(l[0], DType::f16); });
     EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, stored[0]))) << std::hex << stored[0];
     EXPECT_TRUE(std::isnan(double_from_bits(DType::f16, stored[1]))) << std::hex << stored[1];
 }
@@ -356,18 +366,22 @@ TEST(Interpreter, ReduceIdentitiesOnEmptyAxes) {
 }
 
 TEST(Interpreter, ReduceValues) {
-    expect_same(D(DType::f32, run_reduce(Op::reduce_sum, DType::f32, 2, 3, F(DType::f32, {1, 2, 3, 4, 5, 6}))), {6, 15}, "sum");
-    expect_same(D(DType::i8, run_reduce(Op::reduce_sum, DType::i8, 1, 2, I(DType::i8, {100, 100}))), {-56}, "i8 sum wraps");
+    expect_same(D(DType::f32, run_reduce(Op::reduce_sum, DType::f32, 2, 3, F(DType::f32, {1, 2, 3, 4, 5, 6}))), {6, 15},
+                "sum");
+    expect_same(D(DType::i8, run_reduce(Op::reduce_sum, DType::i8, 1, 2, I(DType::i8, {100, 100}))), {-56},
+                "i8 sum wraps");
     expect_same(D(DType::i32, run_reduce(Op::reduce_prod, DType::i32, 1, 3, I(DType::i32, {-2, 3, 4}))), {-24}, "prod");
     expect_same(D(DType::f32, run_reduce(Op::reduce_max, DType::f32, 2, 3, F(DType::f32, {1, nan_, 3, -1, -5, -2}))),
                 {nan_, -1}, "max NaN");
-    expect_same(D(DType::f32, run_reduce(Op::reduce_min, DType::f32, 1, 3, F(DType::f32, {2, 3, nan_}))), {nan_}, "min NaN");
+    expect_same(D(DType::f32, run_reduce(Op::reduce_min, DType::f32, 1, 3, F(DType::f32, {2, 3, nan_}))), {nan_},
+                "min NaN");
     // f16 accumulates in f32: 4096 ones sum to 4096 (an f16 accumulator would stop at 2048).
     std::vector<uint64_t> ones(4096, bits_from_double(DType::f16, 1.0));
     expect_same(D(DType::f16, run_reduce(Op::reduce_sum, DType::f16, 1, 4096, ones)), {4096}, "f16 sum in f32");
     std::vector<uint64_t> bones(4096, bits_from_double(DType::bf16, 1.0));
     expect_same(D(DType::bf16, run_reduce(Op::reduce_sum, DType::bf16, 1, 4096, bones)), {4096}, "bf16 sum in f32");
-    expect_same(D(DType::bool_, run_reduce(Op::reduce_max, DType::bool_, 2, 2, I(DType::bool_, {0, 1, 0, 0}))), {1, 0}, "any");
+    expect_same(D(DType::bool_, run_reduce(Op::reduce_max, DType::bool_, 2, 2, I(DType::bool_, {0, 1, 0, 0}))), {1, 0},
+                "any");
 }
 
 // A reduce of a level-0 operand (constant, scalar, level-0 load) folds it once per reduced
@@ -402,7 +416,8 @@ TEST(Interpreter, ReduceOfLevel0OperandCoversEveryReduceAxis) {
         size_t o = store.size() - 2;
         EXPECT_EQ(unpack(DType::i8, store[o], 2), (std::vector<uint64_t>{0x7a, 0x7a})) << "kind " << kind;
         // product of 65 threes: 3^65 mod 2^32
-        EXPECT_EQ(unpack(DType::i32, store[o + 1], 2), (std::vector<uint64_t>{0x6c7c3703, 0x6c7c3703})) << "kind " << kind;
+        EXPECT_EQ(unpack(DType::i32, store[o + 1], 2), (std::vector<uint64_t>{0x6c7c3703, 0x6c7c3703}))
+            << "kind " << kind;
     }
 }
 
@@ -433,7 +448,7 @@ TEST(Interpreter, SoftmaxShapedKernelMixesLevels) {
     k.reduce_axes = 1;
     View x = View::contiguous({2, 2});
     int xr = k.add_input(DType::f32, x.reshape({2, 1, 2}).expand({2, 2, 2}));  // x[i,k]
-    int xo = k.add_input(DType::f32, x);                                         // x[i,j]
+    int xo = k.add_input(DType::f32, x);                                       // x[i,j]
     int m = k.add_input(DType::f32, View::contiguous({2}).reshape({2, 1}).expand({2, 2}));
     int den = k.reduce(Op::reduce_sum, k.unary(Op::exp, k.binary(Op::sub, k.load(xr), k.load(m))));
     int num = k.unary(Op::exp, k.binary(Op::sub, k.load(xo), k.load(m)));
@@ -441,7 +456,8 @@ TEST(Interpreter, SoftmaxShapedKernelMixesLevels) {
     auto xb = pack(DType::f32, F(DType::f32, {0, 0, 1, 3}));
     auto mb = pack(DType::f32, F(DType::f32, {0, 3}));
     std::vector<uint8_t> out(16);
-    std::vector<BufferRef> refs{{xb.data(), xb.size()}, {xb.data(), xb.size()}, {mb.data(), mb.size()}, {out.data(), out.size()}};
+    std::vector<BufferRef> refs{
+        {xb.data(), xb.size()}, {xb.data(), xb.size()}, {mb.data(), mb.size()}, {out.data(), out.size()}};
     interpret(k, refs, {});
     double e = std::exp(-2.0);
     expect_near(D(DType::f32, unpack(DType::f32, out, 4)), {0.5, 0.5, e / (1 + e), 1 / (1 + e)}, 1e-6, "softmax");
@@ -456,7 +472,8 @@ TEST(Interpreter, IndexScalarAndPadValue) {
                         bits_from_int(DType::i32, 7));
     int idx = k.binary(Op::add, k.binary(Op::mul, k.index(0, DType::i32), k.constant_int(DType::i32, 10)),
                        k.index(1, DType::i32));
-    k.add_output(DType::i32, View::contiguous({2, 3}), k.binary(Op::add, k.binary(Op::mul, idx, k.scalar(s)), k.load(x)));
+    k.add_output(DType::i32, View::contiguous({2, 3}),
+                 k.binary(Op::add, k.binary(Op::mul, idx, k.scalar(s)), k.load(x)));
     auto xb = pack(DType::i32, I(DType::i32, {1, 2}));
     std::vector<uint8_t> out(24);
     std::vector<BufferRef> refs{{xb.data(), xb.size()}, {out.data(), out.size()}};

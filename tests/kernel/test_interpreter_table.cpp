@@ -60,11 +60,11 @@ using Vs = std::vector<V>;
 
 struct Row {
     Op op;
-    Types types;            // operand dtype (cast/bitcast: source); where: the branches' dtype
-    Types to;               // cast/bitcast: target dtypes; otherwise empty
-    std::vector<Vs> args;   // operands; load: {values, {pad}}; constant/scalar: {{value}}; where: cond, x, y
-    Vs want;                // in the result dtype; reduces: one value per row
-    int64_t cols = -1;      // reduces: the operand is want.size() rows × cols
+    Types types;           // operand dtype (cast/bitcast: source); where: the branches' dtype
+    Types to;              // cast/bitcast: target dtypes; otherwise empty
+    std::vector<Vs> args;  // operands; load: {values, {pad}}; constant/scalar: {{value}}; where: cond, x, y
+    Vs want;               // in the result dtype; reduces: one value per row
+    int64_t cols = -1;     // reduces: the operand is want.size() rows × cols
 };
 
 uint64_t width_mask(DType t) {
@@ -133,8 +133,10 @@ DType result_dtype(const Row& r, DType t, DType to) {
 
 std::string value_string(const V& v) {
     std::ostringstream os;
-    if (v.raw) os << "B(0x" << std::hex << v.bits << ")";
-    else os << v.d;
+    if (v.raw)
+        os << "B(0x" << std::hex << v.bits << ")";
+    else
+        os << v.d;
     return os.str();
 }
 
@@ -148,7 +150,8 @@ std::string run_row(const Row& r, DType t, DType to = b8) {
     const int64_t n = int64_t(r.want.size());
     auto enc = [&](DType dt, const V& v, std::string* err) {
         uint64_t b = 0;
-        if (!encode(dt, v, &b) && err->empty()) *err = value_string(v) + " is not exact in " + std::string(dtype_name(dt));
+        if (!encode(dt, v, &b) && err->empty())
+            *err = value_string(v) + " is not exact in " + std::string(dtype_name(dt));
         return b;
     };
     std::string err;
@@ -169,9 +172,10 @@ std::string run_row(const Row& r, DType t, DType to = b8) {
     if (r.op == Op::constant || r.op == Op::scalar) want_args = 1;
     if (r.args.size() != want_args) return who.str() + ": the row has " + std::to_string(r.args.size()) + " operands";
     for (size_t a = 0; a < r.args.size(); ++a) {
-        size_t expect = r.op == Op::load ? (a == 0 ? size_t(n) - 1 : 1)
-                        : r.op == Op::constant || r.op == Op::scalar ? 1
-                        : op_is_reduce(r.op) ? size_t(n * std::max<int64_t>(r.cols, 0)) : size_t(n);
+        size_t expect = r.op == Op::load                 ? (a == 0 ? size_t(n) - 1 : 1)
+            : r.op == Op::constant || r.op == Op::scalar ? 1
+            : op_is_reduce(r.op)                         ? size_t(n * std::max<int64_t>(r.cols, 0))
+                                                         : size_t(n);
         if (r.args[a].size() != expect) return who.str() + ": operand " + std::to_string(a) + " has the wrong length";
     }
     if (op_is_reduce(r.op)) {
@@ -182,7 +186,9 @@ std::string run_row(const Row& r, DType t, DType to = b8) {
         k.shape = {n};
         View v = View::contiguous({n});
         switch (r.op) {
-            case Op::load: node = input(t, r.args[0], View::contiguous({n - 1}).pad({0}, {1}), enc(t, r.args[1][0], &err)); break;
+            case Op::load:
+                node = input(t, r.args[0], View::contiguous({n - 1}).pad({0}, {1}), enc(t, r.args[1][0], &err));
+                break;
             case Op::constant: node = k.constant_bits(t, enc(t, r.args[0][0], &err)); break;
             case Op::scalar:
                 node = k.scalar(k.add_scalar(t));
@@ -198,8 +204,10 @@ std::string run_row(const Row& r, DType t, DType to = b8) {
             case Op::cast: node = k.cast(input(t, r.args[0], v), to); break;
             case Op::bitcast: node = k.bitcast(input(t, r.args[0], v), to); break;
             default:
-                if (op_arity(r.op) == 1) node = k.unary(r.op, input(t, r.args[0], v));
-                else node = k.binary(r.op, input(t, r.args[0], v), input(t, r.args[1], v));
+                if (op_arity(r.op) == 1)
+                    node = k.unary(r.op, input(t, r.args[0], v));
+                else
+                    node = k.binary(r.op, input(t, r.args[0], v), input(t, r.args[1], v));
         }
     }
     if (!err.empty()) return who.str() + ": " + err;
@@ -209,15 +217,14 @@ std::string run_row(const Row& r, DType t, DType to = b8) {
     for (auto& s : store) refs.push_back({s.data(), s.size()});
     try {
         interpret(k, refs, scalars);
-    } catch (const std::exception& e) {
-        return who.str() + ": " + e.what();
-    }
+    } catch (const std::exception& e) { return who.str() + ": " + e.what(); }
     std::vector<uint64_t> got = test::unpack(rt, store.back(), size_t(n));
     for (int64_t i = 0; i < n; ++i) {
         const V& w = r.want[size_t(i)];
         uint64_t wb = enc(rt, w, &err);
         if (!err.empty()) return who.str() + ": expected " + err;
-        bool ok = (!w.raw && dtype_is_float(rt) && std::isnan(w.d)) ? is_nan_bits(rt, got[size_t(i)]) : got[size_t(i)] == wb;
+        bool ok =
+            (!w.raw && dtype_is_float(rt) && std::isnan(w.d)) ? is_nan_bits(rt, got[size_t(i)]) : got[size_t(i)] == wb;
         if (!ok) {
             std::ostringstream os;
             os << who.str() << " element " << i << ": want " << value_string(w) << " (bits 0x" << std::hex << wb
@@ -268,8 +275,16 @@ const Row kTable[] = {
     // erf(0.5) = 0.5204998778130465377, erf(0.75) = 0.7111556336535151316, erf(1) = 0.8427007929497148693,
     // erf(1.5) = 0.9661051464753107271, erf(2) = 0.9953222650189527342, erf(3) = 0.9999779095030014146;
     // each rounded to nearest in the row's dtype, each at least 0.17 ulp from a rounding midpoint.
-    {Op::erf, {f64}, {}, {{0.5, 1, -1.5, 2}}, {0.5204998778130465, 0.8427007929497149, -0.9661051464753108, 0.9953222650189527}},
-    {Op::erf, {f32}, {}, {{0.5, 1, -1.5, -0.25}}, {0.5204998850822449, 0.8427007794380188, -0.9661051630973816, -0.27632638812065125}},
+    {Op::erf,
+     {f64},
+     {},
+     {{0.5, 1, -1.5, 2}},
+     {0.5204998778130465, 0.8427007929497149, -0.9661051464753108, 0.9953222650189527}},
+    {Op::erf,
+     {f32},
+     {},
+     {{0.5, 1, -1.5, -0.25}},
+     {0.5204998850822449, 0.8427007794380188, -0.9661051630973816, -0.27632638812065125}},
     {Op::erf, {f16}, {}, {{0.5, 1, -0.25, 3}}, {0.5205078125, 0.8427734375, -0.2763671875, 1}},
     {Op::erf, {bf16}, {}, {{0.5, -1.5, 2, 0.75}}, {0.51953125, -0.96484375, 0.99609375, 0.7109375}},
 
@@ -326,7 +341,7 @@ const Row kTable[] = {
     {Op::sub, kInts, {}, {{5, 100}, {3, 100}}, {2, 0}},
     {Op::sub, kSigned, {}, {{-100}, {28}}, {-128}},
     {Op::sub, kUnsigned, {}, {{0}, {1}}, {B(~0ull)}},  // wraps to the largest value
-    {Op::sub, {i8}, {}, {{-128}, {1}}, {127}},  // wraps
+    {Op::sub, {i8}, {}, {{-128}, {1}}, {127}},         // wraps
     {Op::sub, {i64}, {}, {{B(0x8000000000000000ull)}, {1}}, {B(0x7fffffffffffffffull)}},
     {Op::mul, kFloats, {}, {{1.5, 0, -2, -0.0}, {2, inf, 0, -3}}, {3, nan_, -0.0, 0}},
     {Op::mul, kInts, {}, {{3, 0, 11}, {5, 7, 11}}, {15, 0, 121}},
@@ -341,7 +356,7 @@ const Row kTable[] = {
     {Op::mul, {u64}, {}, {{B(0x8000000000000000ull)}, {2}}, {0}},
     {Op::div, kFloats, {}, {{1, -1, 0, 6, 1}, {0, 0, 0, 4, -inf}}, {inf, -inf, nan_, 1.5, -0.0}},
     {Op::div, kInts, {}, {{7, 7, 0, 100}, {2, 0, 5, 100}}, {3, 0, 0, 1}},  // x / 0 = 0
-    {Op::div, kSigned, {}, {{-7, 7, -7}, {2, -2, -2}}, {-3, -3, 3}},     // toward zero
+    {Op::div, kSigned, {}, {{-7, 7, -7}, {2, -2, -2}}, {-3, -3, 3}},       // toward zero
     {Op::div, {i8}, {}, {{-128}, {-1}}, {-128}},                           // MIN / -1 = MIN
     {Op::div, {i16}, {}, {{-32768}, {-1}}, {-32768}},
     {Op::div, {i32}, {}, {{-2147483648.0}, {-1}}, {-2147483648.0}},
@@ -362,7 +377,7 @@ const Row kTable[] = {
     {Op::mod, kFloats, {}, {{7, -7, 7, 1, 5.5, inf}, {2, 2, -2, 0, inf, 2}}, {1, -1, 1, nan_, 5.5, nan_}},
     {Op::mod, kInts, {}, {{7, 9, 100}, {2, 0, 7}}, {1, 0, 2}},  // x % 0 = 0
     {Op::mod, kSigned, {}, {{-7, 7}, {2, -2}}, {-1, 1}},        // sign of x
-    {Op::mod, {i8}, {}, {{-128}, {-1}}, {0}},                     // MIN % -1 = 0
+    {Op::mod, {i8}, {}, {{-128}, {-1}}, {0}},                   // MIN % -1 = 0
     {Op::mod, {i16}, {}, {{-32768}, {-1}}, {0}},
     {Op::mod, {i32}, {}, {{-2147483648.0}, {-1}}, {0}},
     {Op::mod, {i64}, {}, {{B(0x8000000000000000ull)}, {-1}}, {0}},
@@ -372,7 +387,7 @@ const Row kTable[] = {
     {Op::max, kInts, {}, {{5, 3, 0}, {2, 9, 0}}, {5, 9, 0}},
     {Op::max, kSigned, {}, {{-5, -1}, {-9, 1}}, {-5, 1}},
     {Op::max, kUnsigned, {}, {{B(~0ull), 1}, {1, 200}}, {B(~0ull), 200}},  // unsigned: the high bit is big
-    {Op::max, {b8}, {}, {{0, 0, 1, 1}, {0, 1, 0, 1}}, {0, 1, 1, 1}},        // or
+    {Op::max, {b8}, {}, {{0, 0, 1, 1}, {0, 1, 0, 1}}, {0, 1, 1, 1}},       // or
     {Op::min, kFloats, {}, {{1, nan_, 3, -inf, 0}, {2, 1, nan_, 0, -0.0}}, {1, nan_, nan_, -inf, -0.0}},
     {Op::min, kInts, {}, {{5, 3, 0}, {2, 9, 0}}, {2, 3, 0}},
     {Op::min, kSigned, {}, {{-5, -1}, {-9, 1}}, {-9, -1}},
@@ -471,7 +486,7 @@ const Row kTable[] = {
     // ---- cast: every (from, to) pair with exact small values, then the rules -----------------
     {Op::cast, kNumeric, kNumeric, {{0, 1, 100}}, {0, 1, 100}},
     {Op::cast, kInts, {b8}, {{0, 5, B(~0ull)}}, {0, 1, 1}},
-    {Op::cast, {i16, i32, i64, u16, u32, u64}, {b8}, {{256}}, {1}},  // x != 0, not the low byte
+    {Op::cast, {i16, i32, i64, u16, u32, u64}, {b8}, {{256}}, {1}},            // x != 0, not the low byte
     {Op::cast, kFloats, {b8}, {{0, -0.0, 0.5, nan_, -inf}}, {0, 0, 1, 1, 1}},  // NaN is true
     {Op::cast, {b8}, kAll, {{0, 1, B(2)}}, {0, 1, 1}},
     {Op::cast, kFloats, kFloats, {{-0.0, -inf, nan_, 2.5}}, {-0.0, -inf, nan_, 2.5}},
@@ -490,11 +505,17 @@ const Row kTable[] = {
     {Op::cast, {f64, f32}, {u16}, {{65535.5}}, {65535}},
     {Op::cast, kFloats, {i32}, {{-inf, inf}}, {-2147483648.0, 2147483647}},
     {Op::cast, kFloats, {i64}, {{-inf, inf}}, {B(0x8000000000000000ull), B(0x7fffffffffffffffull)}},
-    {Op::cast, {f32}, {i32}, {{3.75, -3.75, 1e10, -1e10, 2147483648.0}},
+    {Op::cast,
+     {f32},
+     {i32},
+     {{3.75, -3.75, 1e10, -1e10, 2147483648.0}},
      {3, -3, 2147483647, -2147483648.0, 2147483647}},
     {Op::cast, {f32}, {u32}, {{4294967296.0, 4294967040.0}}, {4294967295.0, 4294967040.0}},
     {Op::cast, {f64}, {i32}, {{-2147483648.75, 2147483647.5, 2147483648.0}}, {-2147483648.0, 2147483647, 2147483647}},
-    {Op::cast, {f64}, {i64}, {{9223372036854775808.0, -9223372036854775808.0, -1e300}},
+    {Op::cast,
+     {f64},
+     {i64},
+     {{9223372036854775808.0, -9223372036854775808.0, -1e300}},
      {B(0x7fffffffffffffffull), B(0x8000000000000000ull), B(0x8000000000000000ull)}},
     {Op::cast, {f64}, {u64}, {{18446744073709551616.0, 1.8e19, -1}}, {B(~0ull), B(18000000000000000000ull), 0}},
     {Op::cast, kFloats, {u32, u64}, {{inf}}, {B(~0ull)}},
@@ -545,15 +566,26 @@ const Row kTable[] = {
 
     // ---- bitcast: every same-size pair keeps the bits, loaded NaNs of any sign, payload and ----
     // ---- quietness included (a NaN computed by an op reads canonical: test_interpreter.cpp) ----
-    {Op::bitcast, {f64, i64, u64}, {f64, i64, u64},
+    {Op::bitcast,
+     {f64, i64, u64},
+     {f64, i64, u64},
      {{B(0xc000000000000000ull), B(0x3ff0000000000000ull), B(1)}},
      {B(0xc000000000000000ull), B(0x3ff0000000000000ull), B(1)}},
-    {Op::bitcast, {f32, i32, u32}, {f32, i32, u32}, {{B(0xbf800000u), B(1), B(0x7f800000u)}},
+    {Op::bitcast,
+     {f32, i32, u32},
+     {f32, i32, u32},
+     {{B(0xbf800000u), B(1), B(0x7f800000u)}},
      {B(0xbf800000u), B(1), B(0x7f800000u)}},
-    {Op::bitcast, {f16, bf16, i16, u16}, {f16, bf16, i16, u16}, {{B(0xc000), B(1), B(0x7c00)}},
+    {Op::bitcast,
+     {f16, bf16, i16, u16},
+     {f16, bf16, i16, u16},
+     {{B(0xc000), B(1), B(0x7c00)}},
      {B(0xc000), B(1), B(0x7c00)}},
     {Op::bitcast, {i8, u8}, {i8, u8}, {{B(0x80), B(0xff), B(1)}}, {B(0x80), B(0xff), B(1)}},
-    {Op::bitcast, {f64}, {i64, u64}, {{B(0xfff8000000000123ull), B(0x7ff0000000000001ull)}},
+    {Op::bitcast,
+     {f64},
+     {i64, u64},
+     {{B(0xfff8000000000123ull), B(0x7ff0000000000001ull)}},
      {B(0xfff8000000000123ull), B(0x7ff0000000000001ull)}},
     {Op::bitcast, {f32}, {i32, u32}, {{B(0xffc00000u), B(0x7f800001u)}}, {B(0xffc00000u), B(0x7f800001u)}},
     {Op::bitcast, {f16}, {i16, u16, bf16}, {{B(0x7c01), B(0xfe3f)}}, {B(0x7c01), B(0xfe3f)}},
@@ -563,7 +595,7 @@ const Row kTable[] = {
 
     // ---- reduces: rows × cols, one result per row ---------------------------------------------
     {Op::reduce_sum, kNumeric, {}, {{1, 2, 3, 4, 5, 6}}, {6, 15}, 3},
-    {Op::reduce_sum, kNumeric, {}, {{}}, {0, 0}, 0},  // empty: 0
+    {Op::reduce_sum, kNumeric, {}, {{}}, {0, 0}, 0},                         // empty: 0
     {Op::reduce_sum, kFloats, {}, {{inf, -inf, -0.0, -0.0}}, {nan_, 0}, 2},  // starts from +0
     {Op::reduce_sum, kSigned, {}, {{-5, 3, -100}}, {-102}, 3},
     {Op::reduce_sum, {i8}, {}, {{100, 100}}, {-56}, 2},  // wraps
@@ -654,7 +686,8 @@ TEST(InterpreterTable, EveryOpAndDtypePairHasARow) {
                 for (DType to : kAll) tos.push_back(int(to));
             } else if (op == Op::bitcast) {
                 for (DType to : kAll)
-                    if (op_accepts(op, t) && op_accepts(op, to) && dtype_size(t) == dtype_size(to)) tos.push_back(int(to));
+                    if (op_accepts(op, t) && op_accepts(op, to) && dtype_size(t) == dtype_size(to))
+                        tos.push_back(int(to));
             } else if (op_accepts(op, t)) {
                 tos.push_back(-1);
             }

@@ -113,8 +113,10 @@ TEST(Nn, DropoutDropsOnlyWhileTraining) {
     std::vector<float> y = d(x).to_vector<float>();
     int zeros = 0;
     for (float v : y) {
-        if (v == 0) ++zeros;
-        else EXPECT_FLOAT_EQ(v, 1 / 0.75f);
+        if (v == 0)
+            ++zeros;
+        else
+            EXPECT_FLOAT_EQ(v, 1 / 0.75f);
     }
     EXPECT_NEAR(zeros / 4000.0, 0.25, 0.03);
     d.eval();

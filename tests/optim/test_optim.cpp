@@ -117,8 +117,10 @@ void ref_adam(RefState& s, const std::vector<double>& grad, const AdamCfg& c) {
     s.t += 1;
     for (size_t i = 0; i < n; ++i) {
         double g = grad[i];
-        if (c.decoupled) s.p[i] *= 1 - c.lr * c.weight_decay;
-        else g += c.weight_decay * s.p[i];
+        if (c.decoupled)
+            s.p[i] *= 1 - c.lr * c.weight_decay;
+        else
+            g += c.weight_decay * s.p[i];
         s.m[i] = c.beta1 * s.m[i] + (1 - c.beta1) * g;
         s.v[i] = c.beta2 * s.v[i] + (1 - c.beta2) * g * g;
         double m_hat = s.m[i] / (1 - std::pow(c.beta1, s.t));
@@ -163,24 +165,26 @@ struct Problem {
 void run_sgd(const SgdCfg& c, const std::string& what) {
     Problem pr;
     optim::SGD opt(pr.params, c.lr, c.momentum, c.dampening, c.weight_decay, c.nesterov);
-    pr.run(opt, 5, [&](RefState& s, const std::vector<double>& g) { ref_sgd(s, g, c); }, what);
+    pr.run(
+        opt, 5, [&](RefState& s, const std::vector<double>& g) { ref_sgd(s, g, c); }, what);
 }
 
 void run_adam(const AdamCfg& c, const std::string& what) {
     Problem pr;
     std::unique_ptr<optim::Optimizer> opt;
-    if (c.decoupled) opt = std::make_unique<optim::AdamW>(pr.params, c.lr, c.beta1, c.beta2, c.eps, c.weight_decay);
-    else opt = std::make_unique<optim::Adam>(pr.params, c.lr, c.beta1, c.beta2, c.eps, c.weight_decay);
-    pr.run(*opt, 5, [&](RefState& s, const std::vector<double>& g) { ref_adam(s, g, c); }, what);
+    if (c.decoupled)
+        opt = std::make_unique<optim::AdamW>(pr.params, c.lr, c.beta1, c.beta2, c.eps, c.weight_decay);
+    else
+        opt = std::make_unique<optim::Adam>(pr.params, c.lr, c.beta1, c.beta2, c.eps, c.weight_decay);
+    pr.run(
+        *opt, 5, [&](RefState& s, const std::vector<double>& g) { ref_adam(s, g, c); }, what);
 }
 
 // ---- SGD ------------------------------------------------------------------------------------------------
 
 TEST(OptimSGD, Plain) { run_sgd({.lr = 0.1}, "sgd"); }
 TEST(OptimSGD, Momentum) { run_sgd({.lr = 0.05, .momentum = 0.9}, "sgd momentum"); }
-TEST(OptimSGD, MomentumWithDampening) {
-    run_sgd({.lr = 0.05, .momentum = 0.9, .dampening = 0.3}, "sgd dampening");
-}
+TEST(OptimSGD, MomentumWithDampening) { run_sgd({.lr = 0.05, .momentum = 0.9, .dampening = 0.3}, "sgd dampening"); }
 TEST(OptimSGD, Nesterov) { run_sgd({.lr = 0.05, .momentum = 0.8, .nesterov = true}, "sgd nesterov"); }
 TEST(OptimSGD, WeightDecay) { run_sgd({.lr = 0.1, .weight_decay = 0.01}, "sgd weight decay"); }
 TEST(OptimSGD, EverythingAtOnce) {
@@ -284,7 +288,7 @@ TEST(OptimSkip, SgdMomentumBufferWaitsForTheFirstGradient) {
 
 TEST(OptimAlias, EveryHandleSeesTheUpdate) {
     Tensor p = param({1.f, 2.f, 3.f}, {3});
-    Tensor alias = p;                      // a model's handle, say
+    Tensor alias = p;  // a model's handle, say
     std::vector<Tensor> model{p};
     optim::SGD opt({p}, 0.5);
     set_grad(p, {1.f, -2.f, 4.f});
@@ -366,7 +370,8 @@ void expect_invalid(Fn fn, const std::vector<std::string>& parts) {
         ADD_FAILURE() << "no error; expected one naming " << parts.front();
     } catch (const zyx::Error& e) {
         EXPECT_EQ(e.status(), zyx::ErrorStatus::InvalidArgument) << e.what();
-        for (const std::string& s : parts) EXPECT_NE(e.message().find(s), std::string::npos) << e.message() << " lacks " << s;
+        for (const std::string& s : parts)
+            EXPECT_NE(e.message().find(s), std::string::npos) << e.message() << " lacks " << s;
     }
 }
 
@@ -376,8 +381,11 @@ TEST(OptimErrors, BadParameterLists) {
     Tensor integer = zyx::tensor(std::vector<int32_t>{1}, {1});
     expect_invalid([] { optim::SGD({}, 0.1); }, {"SGD", "empty"});
     expect_invalid([&] { optim::Adam({good, no_grad}); }, {"Adam", "params[1]", "does not require a gradient"});
-    expect_invalid([&] { optim::SGD({good, good.detach().requires_grad_(), integer}, 0.1); },
-                   {"SGD", "params[2]", "i32", "float"});
+    expect_invalid(
+        [&] {
+            optim::SGD({good, good.detach().requires_grad_(), integer}, 0.1);
+        },
+        {"SGD", "params[2]", "i32", "float"});
     expect_invalid([&] { optim::AdamW({Tensor(), good}); }, {"AdamW", "params[0]", "undefined"});
     expect_invalid([&] { optim::SGD({good, good * 2}, 0.1); }, {"SGD", "params[1]", "leaves"});
     expect_invalid([&] { optim::SGD({good, good}, 0.1); }, {"params[0] and params[1]", "same tensor"});

@@ -29,8 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (r2.cmd != r.cmd || r2.seq != r.seq || r2.bytes != r.bytes || r2.buffer != r.buffer || r2.offset != r.offset ||
         r2.arena_offset != r.arena_offset || r2.arena_name != r.arena_name || r2.program != r.program ||
-        r2.source_bytes != r.source_bytes || r2.inputs != r.inputs || r2.outputs != r.outputs || r2.scalars != r.scalars ||
-        r2.grid != r.grid || r2.program_id != r.program_id || r2.src_buffer != r.src_buffer)
+        r2.source_bytes != r.source_bytes || r2.inputs != r.inputs || r2.outputs != r.outputs ||
+        r2.scalars != r.scalars || r2.grid != r.grid || r2.program_id != r.program_id || r2.src_buffer != r.src_buffer)
         std::abort();
     return 0;
 }

@@ -31,7 +31,8 @@ void expect_status(ErrorStatus st, const std::string& fragment, F&& f) {
         FAIL() << "no error; expected " << error_status_name(st);
     } catch (const Error& e) {
         EXPECT_EQ(e.status(), st) << e.what();
-        EXPECT_NE(e.message().find(fragment), std::string::npos) << "message '" << e.message() << "' lacks '" << fragment << "'";
+        EXPECT_NE(e.message().find(fragment), std::string::npos)
+            << "message '" << e.message() << "' lacks '" << fragment << "'";
     }
 }
 
@@ -127,7 +128,11 @@ TEST(Client, AllocationChecksAndTheBufferCache) {
     s = pool.stats();
     EXPECT_EQ(s.cache_hits, 1u);
     EXPECT_EQ(s.cached_buffers, 0u);
-    nlohmann::json st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    nlohmann::json st = dev->client().call([] {
+        protocol::Request r;
+        r.cmd = protocol::Command::stats;
+        return r;
+    }());
     EXPECT_EQ(st["buffers"], 1) << "the cached buffer was reused, not a second one allocated";
     // A different size misses.
     BufferId c = pool.allocate(100000);
@@ -135,7 +140,11 @@ TEST(Client, AllocationChecksAndTheBufferCache) {
     pool.release(b);
     pool.release(c);
     pool.trim_cache();
-    st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    st = dev->client().call([] {
+        protocol::Request r;
+        r.cmd = protocol::Command::stats;
+        return r;
+    }());
     EXPECT_EQ(st["buffers"], 0) << "trim_cache frees the device buffers";
 }
 
@@ -159,7 +168,8 @@ TEST(Client, FreeBytesCountWhatTheDeviceSpends) {
     // The audit's case: 103 buffers of 4 KiB cost 103 x 12 banks x 4096 on a Wormhole n150.
     EXPECT_EQ(device_allocated(dev->client()), 5062656u);
     EXPECT_EQ(pool.free_bytes(), dram - 5062656u);
-    for (uint64_t n : {uint64_t(1), uint64_t(5000), uint64_t(12 * 4096 + 1), uint64_t(1 << 20) + 3, uint64_t(7) << 20}) {
+    for (uint64_t n :
+         {uint64_t(1), uint64_t(5000), uint64_t(12 * 4096 + 1), uint64_t(1 << 20) + 3, uint64_t(7) << 20}) {
         bufs.push_back(pool.allocate(n));
         EXPECT_EQ(pool.free_bytes(), dram - device_allocated(dev->client())) << "after allocating " << n << " bytes";
     }
@@ -244,7 +254,8 @@ TEST(Client, LaunchArgumentsAreChecked) {
 TEST(Client, TwoClientsOnOneDevice) {
     auto o = test::open_options("two");
     auto first = TTDevice::open(o);
-    expect_status(ErrorStatus::DeviceBusy, "in use by process " + std::to_string(::getpid()), [&] { TTDevice::open(o); });
+    expect_status(ErrorStatus::DeviceBusy, "in use by process " + std::to_string(::getpid()),
+                  [&] { TTDevice::open(o); });
     auto other = o;
     other.device_id = 1;
     auto second = TTDevice::open(other);  // another device id is free
@@ -279,10 +290,18 @@ void kernel_main() {
     noc_async_write_barrier();
 }
 )";
-    k.runtime_args = {{ArgSource::literal, 0xABCD}, {ArgSource::input_address, 0}, {ArgSource::input_pages, 0},
-                      {ArgSource::input_bytes, 0},  {ArgSource::output_address, 0}, {ArgSource::output_pages, 0},
-                      {ArgSource::scalar, 0},       {ArgSource::core_x},           {ArgSource::core_y},
-                      {ArgSource::core_index},      {ArgSource::num_cores},        {ArgSource::grid_rows},
+    k.runtime_args = {{ArgSource::literal, 0xABCD},
+                      {ArgSource::input_address, 0},
+                      {ArgSource::input_pages, 0},
+                      {ArgSource::input_bytes, 0},
+                      {ArgSource::output_address, 0},
+                      {ArgSource::output_pages, 0},
+                      {ArgSource::scalar, 0},
+                      {ArgSource::core_x},
+                      {ArgSource::core_y},
+                      {ArgSource::core_index},
+                      {ArgSource::num_cores},
+                      {ArgSource::grid_rows},
                       {ArgSource::grid_cols}};
     p.kernels = {k};
     backend::ProgramId prog = dev->compile_program(p);
@@ -316,7 +335,11 @@ void kernel_main() {
     EXPECT_EQ(got[0 * 1024 + 10], 2u) << "num_cores of the 1x2 launch";
     EXPECT_EQ(got[1 * 1024 + 7], 1u) << "core (1,0) ran";
     EXPECT_EQ(got[2 * 1024], 0xFFFFFFFFu) << "core index 2 is outside the 1x2 grid";
-    nlohmann::json st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    nlohmann::json st = dev->client().call([] {
+        protocol::Request r;
+        r.cmd = protocol::Command::stats;
+        return r;
+    }());
     EXPECT_EQ(st["compiles"], 1) << "a new grid must not recompile";
     EXPECT_EQ(st["program_instances"], 2);
     EXPECT_EQ(st["launches"], 2);
@@ -327,10 +350,16 @@ void kernel_main() {
     expect_status(ErrorStatus::KernelLaunch, "takes 1 scalars, got 0", [&] { dev->launch(prog, bufs, {}, {}); });
     std::vector<backend::Scalar> wide{{DType::f64, 0}};
     expect_status(ErrorStatus::Unsupported, "Unsupported:", [&] { dev->launch(prog, bufs, wide, {}); });
-    expect_status(ErrorStatus::KernelLaunch, "exceeds the device grid", [&] { dev->launch_on(prog, bufs, scalars, {9, 1}); });
+    expect_status(ErrorStatus::KernelLaunch, "exceeds the device grid", [&] {
+        dev->launch_on(prog, bufs, scalars, {9, 1});
+    });
     // Compiling the same description again hits the runtime's content cache.
     backend::ProgramId again = dev->compile_program(p);
-    st = dev->client().call([] { protocol::Request r; r.cmd = protocol::Command::stats; return r; }());
+    st = dev->client().call([] {
+        protocol::Request r;
+        r.cmd = protocol::Command::stats;
+        return r;
+    }());
     EXPECT_EQ(st["compile_cache_hits"], 1);
     dev->release(again);
     dev->launch(prog, bufs, scalars, {});  // still alive: it had two references
@@ -347,9 +376,7 @@ TEST(Client, RunRecompilesItsProgramInAFreshRuntime) {
     try {
         dev->launch(prog, {}, {}, {});  // sees the dead runtime
         ADD_FAILURE() << "a launch on a killed runtime succeeded";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.status(), ErrorStatus::RuntimeCrashed) << e.what();
-    }
+    } catch (const Error& e) { EXPECT_EQ(e.status(), ErrorStatus::RuntimeCrashed) << e.what(); }
     dev->launch(prog, {}, {}, {});  // a fresh runtime compiles it again and runs it
     EXPECT_EQ(dev->client().generation(), 2u);
 }

@@ -33,7 +33,8 @@ TEST(Config, DefaultsWhenAbsentOrEmpty) {
 
 TEST(Config, ReadsEveryKey) {
     Config c = config_parse(R"({"tenstorrent":{"device_ids":[0,2],"target":"metal","emulator_preset":"blackhole-p150",
-        "request_timeout_ms":5,"compile_timeout_ms":6,"run_timeout_ms":7}})", "c.json");
+        "request_timeout_ms":5,"compile_timeout_ms":6,"run_timeout_ms":7}})",
+                            "c.json");
     ASSERT_TRUE(c.device_ids.has_value());
     EXPECT_EQ(*c.device_ids, (std::vector<uint32_t>{0, 2}));
     EXPECT_EQ(c.target, "metal");
@@ -69,8 +70,10 @@ TEST(Config, PathFollowsXdgConfigHome) {
     EXPECT_EQ(config_path(), std::filesystem::path("/x/cfg/zyx/config.json"));
     setenv("XDG_CONFIG_HOME", "relative/not/used", 1);
     EXPECT_NE(config_path().string().find("/.config/zyx/config.json"), std::string::npos);
-    if (old) setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
-    else unsetenv("XDG_CONFIG_HOME");
+    if (old)
+        setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+    else
+        unsetenv("XDG_CONFIG_HOME");
 }
 
 TEST(DeviceLock, SecondHolderInTheSameProcessIsBusy) {
@@ -82,9 +85,10 @@ TEST(DeviceLock, SecondHolderInTheSameProcessIsBusy) {
             FAIL() << "second lock granted";
         } catch (const Error& e) {
             EXPECT_EQ(e.status(), ErrorStatus::DeviceBusy);
-            EXPECT_NE(e.message().find("in use by process " + std::to_string(::getpid())), std::string::npos) << e.message();
+            EXPECT_NE(e.message().find("in use by process " + std::to_string(::getpid())), std::string::npos)
+                << e.message();
         }
-        DeviceLock other_id("emulator", 4, dir);  // another device is free
+        DeviceLock other_id("emulator", 4, dir);   // another device is free
         DeviceLock other_target("metal", 3, dir);  // so is the real device of that number
     }
     DeviceLock again("emulator", 3, dir);  // released with its holder
@@ -106,9 +110,7 @@ TEST(DeviceLock, AnotherProcessHoldingTheDeviceIsNamed) {
             char c = 'r';
             if (::write(ready[1], &c, 1) != 1) ::_exit(3);
             if (::read(done[0], &c, 1) < 0) ::_exit(4);  // hold until the parent is done
-        } catch (...) {
-            ::_exit(2);
-        }
+        } catch (...) { ::_exit(2); }
         ::_exit(0);
     }
     ::close(ready[1]);
@@ -144,9 +146,7 @@ TEST(TTDeviceHelpers, GridFromGroupAxes) {
         try {
             grid_from_group_axes(bad, dev);
             FAIL();
-        } catch (const Error& e) {
-            EXPECT_EQ(e.status(), ErrorStatus::KernelLaunch) << e.what();
-        }
+        } catch (const Error& e) { EXPECT_EQ(e.status(), ErrorStatus::KernelLaunch) << e.what(); }
     }
 }
 

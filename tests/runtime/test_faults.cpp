@@ -99,7 +99,8 @@ TEST_F(Faults, KilledDuringWriteBuf) {
     EXPECT_NE(r.message.find("pid " + std::to_string(old_pid)), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("killed by signal 9"), std::string::npos) << r.message;
     EXPECT_NE(r.message.find("write_buf"), std::string::npos) << r.message;
-    EXPECT_NE(r.message.find("debug delay of 3000 ms in write_buf"), std::string::npos) << "stderr tail missing:\n" << r.message;
+    EXPECT_NE(r.message.find("debug delay of 3000 ms in write_buf"), std::string::npos) << "stderr tail missing:\n"
+                                                                                        << r.message;
     EXPECT_EQ(copy, src) << "host data must be unharmed";
     EXPECT_FALSE(process_exists(old_pid)) << "the dead runtime must be reaped";
 
@@ -116,7 +117,7 @@ TEST_F(Faults, KilledDuringWriteBuf) {
     EXPECT_EQ(dev->client().generation(), 2u);
     std::vector<uint8_t> back(4096);
     pool.pool_to_host(c, back.data(), 4096, {});  // (a write would sleep in the debug delay again)
-    pool.release(b);  // releasing a lost buffer is fine
+    pool.release(b);                              // releasing a lost buffer is fine
 }
 
 TEST_F(Faults, KilledDuringReadBuf) {
@@ -144,7 +145,8 @@ TEST_F(Faults, KilledDuringRun) {
     try {
         prog = dev->compile_program(p);
     } catch (const Error& e) {
-        if (e.status() == ErrorStatus::Unsupported) GTEST_SKIP() << "the emulator does not run programs yet: " << e.message();
+        if (e.status() == ErrorStatus::Unsupported)
+            GTEST_SKIP() << "the emulator does not run programs yet: " << e.message();
         throw;
     }
     KillResult r = kill_during(*dev, 800, [&] { dev->launch(prog, {}, {}, {}); });

@@ -52,7 +52,8 @@ TEST(Install, InstalledProgramFindsTheInstalledRuntime) {
     const fs::path runtime = prefix / ZYX_TEST_INSTALL_LIBEXECDIR / "zyx" / "zyx-tt-runtime";
     EXPECT_TRUE(fs::exists(runtime)) << out;
     EXPECT_TRUE(fs::exists(prefix / ZYX_TEST_INSTALL_LIBDIR / "libzyx_backend_tt.a")) << out;
-    EXPECT_TRUE(fs::exists(prefix / ZYX_TEST_INSTALL_INCLUDEDIR / "zyx" / "backend" / "tenstorrent" / "device.hpp")) << out;
+    EXPECT_TRUE(fs::exists(prefix / ZYX_TEST_INSTALL_INCLUDEDIR / "zyx" / "backend" / "tenstorrent" / "device.hpp"))
+        << out;
 
     // A program installed into <prefix>/bin.
     fs::create_directories(prefix / "bin");

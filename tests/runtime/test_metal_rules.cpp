@@ -26,9 +26,7 @@ std::filesystem::path temp_dir(const std::string& tag) {
 ErrorStatus status_of(const std::function<void()>& f) {
     try {
         f();
-    } catch (const Error& e) {
-        return e.status();
-    }
+    } catch (const Error& e) { return e.status(); }
     ADD_FAILURE() << "no zyx::Error thrown";
     return ErrorStatus::Internal;
 }
@@ -95,22 +93,25 @@ TEST(MetalErrors, CircularBuffersBeyondL1AreInvalidArgument) {
 }
 
 TEST(MetalErrors, PageSizeNotDividingTheCbIsInvalidArgument) {
-    EXPECT_EQ(classify_metal_error("Failed allocation attempt on buffer index 3. Total circular buffer size 4096 B must be "
-                                   "divisible by page size 3000 B",
-                                   MetalPhase::Build),
-              ErrorStatus::InvalidArgument);
+    EXPECT_EQ(
+        classify_metal_error("Failed allocation attempt on buffer index 3. Total circular buffer size 4096 B must be "
+                             "divisible by page size 3000 B",
+                             MetalPhase::Build),
+        ErrorStatus::InvalidArgument);
 }
 
 TEST(MetalErrors, TooManyCircularBuffersIsInvalidArgument) {
-    EXPECT_EQ(classify_metal_error("Buffer index (40) exceeds max number of circular buffers per core (32)", MetalPhase::Build),
+    EXPECT_EQ(classify_metal_error("Buffer index (40) exceeds max number of circular buffers per core (32)",
+                                   MetalPhase::Build),
               ErrorStatus::InvalidArgument);
 }
 
 TEST(MetalErrors, IllegalCbIndexIsInvalidArgument) {
-    EXPECT_EQ(classify_metal_error("Illegal circular buffer index 5. Page size can only be specified for buffer indices "
-                                   "configured during config creation",
-                                   MetalPhase::Build),
-              ErrorStatus::InvalidArgument);
+    EXPECT_EQ(
+        classify_metal_error("Illegal circular buffer index 5. Page size can only be specified for buffer indices "
+                             "configured during config creation",
+                             MetalPhase::Build),
+        ErrorStatus::InvalidArgument);
 }
 
 TEST(MetalErrors, UnknownMessageFallsBackByPhase) {
@@ -131,7 +132,7 @@ TEST(MetalErrors, EveryRowNamesItsSourceAndMatchesItself) {
 // ---- L1 ----------------------------------------------------------------------------------------------
 
 TEST(MetalL1, UnreservedIsSizeMinusBase) {
-    EXPECT_EQ(unreserved_l1_bytes(1499136, 98304), 1499136u - 98304u);   // Wormhole-like numbers
+    EXPECT_EQ(unreserved_l1_bytes(1499136, 98304), 1499136u - 98304u);    // Wormhole-like numbers
     EXPECT_EQ(unreserved_l1_bytes(1572864, 163840), 1572864u - 163840u);  // Blackhole-like numbers
     EXPECT_EQ(unreserved_l1_bytes(1572864, 0), 1572864u);
     EXPECT_EQ(unreserved_l1_bytes(100, 99), 1u);
@@ -180,7 +181,8 @@ TEST(MetalBoard, NotFoundIsNone) {
 TEST(MetalBoard, DeviceNumberToPciAddressThroughSysfs) {
     auto dir = temp_dir("class");
     std::filesystem::create_directories(dir / "tenstorrent!0");
-    std::filesystem::create_symlink("../../../devices/pci0000:00/0000:00:01.0/0000:05:00.0", dir / "tenstorrent!0" / "device");
+    std::filesystem::create_symlink("../../../devices/pci0000:00/0000:00:01.0/0000:05:00.0",
+                                    dir / "tenstorrent!0" / "device");
     std::filesystem::create_directories(dir / "tenstorrent3");
     std::filesystem::create_symlink("../../../0000:01:00.0", dir / "tenstorrent3" / "device");
     std::filesystem::create_directories(dir / "tenstorrent!4");
@@ -248,5 +250,6 @@ TEST(MetalTimeout, CallableExceptionIsRethrownAsIs) {
         EXPECT_EQ(e.status(), ErrorStatus::KernelLaunch);
         EXPECT_EQ(e.message(), "program 3: bad args");
     }
-    EXPECT_THROW(run_with_deadline("other", 5s, []() -> int { throw std::runtime_error("tt-metal said no"); }), std::runtime_error);
+    EXPECT_THROW(run_with_deadline("other", 5s, []() -> int { throw std::runtime_error("tt-metal said no"); }),
+                 std::runtime_error);
 }

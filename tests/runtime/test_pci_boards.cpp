@@ -32,7 +32,7 @@ TEST(PciBoards, ScansOnlyTenstorrentFunctions) {
     write_file(root / "0000:01:00.0" / "subsystem_device", "0x0999\n");
     write_file(root / "0000:02:00.0" / "vendor", "0x10de\n");  // another vendor
     write_file(root / "0000:02:00.0" / "subsystem_device", "0x0040\n");
-    write_file(root / "0000:04:00.0" / "vendor", "garbage");   // unreadable: skipped
+    write_file(root / "0000:04:00.0" / "vendor", "garbage");  // unreadable: skipped
     auto boards = pci_boards(root);
     ASSERT_EQ(boards.size(), 2u);
     EXPECT_EQ(boards[0].pci_address, "0000:01:00.0");

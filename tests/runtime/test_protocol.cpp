@@ -15,7 +15,8 @@ void expect_reject(const std::string& line, ErrorStatus status, const std::strin
         FAIL() << "accepted: " << line;
     } catch (const Error& e) {
         EXPECT_EQ(e.status(), status) << e.what() << "\nfor: " << line;
-        EXPECT_NE(e.message().find(fragment), std::string::npos) << "message '" << e.message() << "' lacks '" << fragment << "'";
+        EXPECT_NE(e.message().find(fragment), std::string::npos)
+            << "message '" << e.message() << "' lacks '" << fragment << "'";
     }
 }
 
@@ -28,7 +29,7 @@ Program sample_program() {
     reader.compile_args = {1, 2, 3};
     reader.defines = {{"TILE", "32"}};
     reader.runtime_args = {{ArgSource::input_address, 0}, {ArgSource::input_pages, 1}, {ArgSource::core_x, 0},
-                           {ArgSource::literal, 77}, {ArgSource::scalar, 0}, {ArgSource::num_cores, 0}};
+                           {ArgSource::literal, 77},      {ArgSource::scalar, 0},      {ArgSource::num_cores, 0}};
     reader.noc = 1;
     Kernel compute;
     compute.name = "compute";
@@ -61,7 +62,8 @@ TEST(Protocol, EveryCommandRoundTripsThroughJson) {
     reqs.push_back(r);
     r = {}, r.cmd = Command::copy_buf, r.src_buffer = 3, r.buffer = 4, r.bytes = 8;
     reqs.push_back(r);
-    r = {}, r.cmd = Command::run, r.program_id = 5, r.inputs = {1, 2}, r.outputs = {3}, r.scalars = {0xffffffffu}, r.grid = Grid{2, 2};
+    r = {}, r.cmd = Command::run, r.program_id = 5, r.inputs = {1, 2}, r.outputs = {3}, r.scalars = {0xffffffffu},
+    r.grid = Grid{2, 2};
     reqs.push_back(r);
     for (const Request& want : reqs) {
         Request got = parse_request(request_json(want));
@@ -103,11 +105,13 @@ TEST(Protocol, MalformedJsonUnknownCommandAndMissingFields) {
     expect_reject("{\"cmd\":\"format_disk\"}", ErrorStatus::Protocol, "unknown command 'format_disk'");
     expect_reject("{\"seq\":1}", ErrorStatus::Protocol, "missing field 'cmd'");
     expect_reject("{\"cmd\":\"alloc_buf\"}", ErrorStatus::Protocol, "alloc_buf: missing field 'bytes'");
-    expect_reject("{\"cmd\":\"alloc_buf\",\"bytes\":\"12\"}", ErrorStatus::Protocol, "field 'bytes' must be an unsigned integer, got a string");
+    expect_reject("{\"cmd\":\"alloc_buf\",\"bytes\":\"12\"}", ErrorStatus::Protocol,
+                  "field 'bytes' must be an unsigned integer, got a string");
     expect_reject("{\"cmd\":\"alloc_buf\",\"bytes\":-1}", ErrorStatus::Protocol, "got a negative integer");
     expect_reject("{\"cmd\":\"alloc_buf\",\"bytes\":1.5}", ErrorStatus::Protocol, "got a floating-point number");
     expect_reject("{\"cmd\":\"free_buf\",\"buffer\":4294967296}", ErrorStatus::Protocol, "does not fit 32 bits");
-    expect_reject("{\"cmd\":\"write_buf\",\"buffer\":1,\"bytes\":1,\"bytse\":2}", ErrorStatus::Protocol, "unknown field 'bytse'");
+    expect_reject("{\"cmd\":\"write_buf\",\"buffer\":1,\"bytes\":1,\"bytse\":2}", ErrorStatus::Protocol,
+                  "unknown field 'bytse'");
     expect_reject("{\"cmd\":\"hello\"}", ErrorStatus::Protocol, "missing field 'version'");
     expect_reject("{\"cmd\":\"ping\",\"seq\":\"x\"}", ErrorStatus::Protocol, "seq");
     expect_reject(std::string(100, '[') + std::string(100, ']'), ErrorStatus::Protocol, "nests deeper");
@@ -116,29 +120,41 @@ TEST(Protocol, MalformedJsonUnknownCommandAndMissingFields) {
 TEST(Protocol, ProgramLimitsAndIndicesAreChecked) {
     const std::string head = "{\"cmd\":\"compile_program\",\"grid\":{\"rows\":1,\"cols\":1},";
     expect_reject(head + "\"kernels\":[]}", ErrorStatus::InvalidArgument, "at least one kernel");
-    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"gpu\",\"source_bytes\":1}]}", ErrorStatus::InvalidArgument, "unknown kind 'gpu'");
-    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":99999999999}]}", ErrorStatus::InvalidArgument,
-                  "exceeds the limit");
-    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1},{\"name\":\"w\",\"kind\":\"compute\",\"source_bytes\":1}]}",
-                  ErrorStatus::InvalidArgument, "at most one kernel of kind compute");
-    expect_reject(head + "\"num_inputs\":1,\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,"
-                         "\"runtime_args\":[{\"src\":\"input_address\",\"index\":1}]}]}",
+    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"gpu\",\"source_bytes\":1}]}",
+                  ErrorStatus::InvalidArgument, "unknown kind 'gpu'");
+    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":99999999999}]}",
+                  ErrorStatus::InvalidArgument, "exceeds the limit");
+    expect_reject(
+        head +
+            "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1},{\"name\":\"w\",\"kind\":\"compute\",\"source_bytes\":1}]}",
+        ErrorStatus::InvalidArgument, "at most one kernel of kind compute");
+    expect_reject(head +
+                      "\"num_inputs\":1,\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,"
+                      "\"runtime_args\":[{\"src\":\"input_address\",\"index\":1}]}]}",
                   ErrorStatus::InvalidArgument, "names input_address index 1 but the program declares only 1");
-    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,\"runtime_args\":[{\"src\":\"core_x\",\"index\":0}]}]}",
-                  ErrorStatus::Protocol, "takes neither");
-    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1}],\"cbs\":[{\"index\":0,\"format\":\"Float64\","
-                         "\"page_bytes\":4,\"num_pages\":1}]}",
-                  ErrorStatus::InvalidArgument, "unknown data format 'Float64'");
-    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,\"defines\":{\"A B\":\"1\"}}]}",
-                  ErrorStatus::InvalidArgument, "not a C identifier");
-    expect_reject("{\"cmd\":\"compile_program\",\"grid\":{\"rows\":0,\"cols\":1},\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1}]}",
-                  ErrorStatus::InvalidArgument, "has no cores");
-    expect_reject("{\"cmd\":\"run\",\"program\":1,\"grid\":{\"rows\":0,\"cols\":8}}", ErrorStatus::KernelLaunch, "run.grid: grid 0x8 has no cores");
+    expect_reject(
+        head +
+            "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,\"runtime_args\":[{\"src\":\"core_x\",\"index\":0}]}]}",
+        ErrorStatus::Protocol, "takes neither");
+    expect_reject(
+        head +
+            "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1}],\"cbs\":[{\"index\":0,\"format\":\"Float64\","
+            "\"page_bytes\":4,\"num_pages\":1}]}",
+        ErrorStatus::InvalidArgument, "unknown data format 'Float64'");
+    expect_reject(
+        head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,\"defines\":{\"A B\":\"1\"}}]}",
+        ErrorStatus::InvalidArgument, "not a C identifier");
+    expect_reject(
+        "{\"cmd\":\"compile_program\",\"grid\":{\"rows\":0,\"cols\":1},\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1}]}",
+        ErrorStatus::InvalidArgument, "has no cores");
+    expect_reject("{\"cmd\":\"run\",\"program\":1,\"grid\":{\"rows\":0,\"cols\":8}}", ErrorStatus::KernelLaunch,
+                  "run.grid: grid 0x8 has no cores");
     std::string many = "[";
     for (int i = 0; i < 342; ++i) many += std::string(i ? "," : "") + "{\"src\":\"core_y\"}";
     many += "]";
-    expect_reject(head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,\"runtime_args\":" + many + "}]}",
-                  ErrorStatus::InvalidArgument, "342 entries; the limit is 341");
+    expect_reject(
+        head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,\"runtime_args\":" + many + "}]}",
+        ErrorStatus::InvalidArgument, "342 entries; the limit is 341");
 }
 
 // JSON parsers disagree on which of two equal keys wins, so the protocol refuses both, at every
@@ -152,14 +168,17 @@ TEST(Protocol, DuplicateKeysAreRefusedByName) {
     // Equal keys in different objects are fine.
     Request r = parse_request("{\"cmd\":\"run\",\"program\":1,\"grid\":{\"rows\":2,\"cols\":1},\"inputs\":[]}");
     EXPECT_EQ(r.grid->rows, 2u);
-    r = parse_request("{\"cmd\":\"compile_program\",\"grid\":{\"rows\":1,\"cols\":1},\"kernels\":[{\"name\":\"a\",\"kind\":"
-                      "\"compute\",\"source_bytes\":1},{\"name\":\"b\",\"kind\":\"data_movement_0\",\"source_bytes\":2}]}");
+    r = parse_request(
+        "{\"cmd\":\"compile_program\",\"grid\":{\"rows\":1,\"cols\":1},\"kernels\":[{\"name\":\"a\",\"kind\":"
+        "\"compute\",\"source_bytes\":1},{\"name\":\"b\",\"kind\":\"data_movement_0\",\"source_bytes\":2}]}");
     EXPECT_EQ(r.source_bytes, (std::vector<uint64_t>{1, 2}));
 }
 
 TEST(Protocol, ArenaNamesMustBePlainShmNames) {
-    expect_reject("{\"cmd\":\"arena_map\",\"name\":\"/dev/shm/x\",\"bytes\":1}", ErrorStatus::InvalidArgument, "arena name");
-    expect_reject("{\"cmd\":\"arena_map\",\"name\":\"noslash\",\"bytes\":1}", ErrorStatus::InvalidArgument, "arena name");
+    expect_reject("{\"cmd\":\"arena_map\",\"name\":\"/dev/shm/x\",\"bytes\":1}", ErrorStatus::InvalidArgument,
+                  "arena name");
+    expect_reject("{\"cmd\":\"arena_map\",\"name\":\"noslash\",\"bytes\":1}", ErrorStatus::InvalidArgument,
+                  "arena name");
     EXPECT_EQ(parse_request("{\"cmd\":\"arena_map\",\"name\":\"/zyx-ok\",\"bytes\":1}").arena_name, "/zyx-ok");
 }
 
@@ -184,9 +203,7 @@ TEST(Protocol, ResponsesOutOfOrderOrNotResponsesAreProtocolErrors) {
         try {
             (void)parse_response(bad, 3);
             FAIL() << bad;
-        } catch (const Error& e) {
-            EXPECT_EQ(e.status(), ErrorStatus::Protocol) << bad;
-        }
+        } catch (const Error& e) { EXPECT_EQ(e.status(), ErrorStatus::Protocol) << bad; }
     }
 }
 
@@ -259,11 +276,13 @@ TEST(TenstorrentNames, ValuesAreTtMetalsAndWireNamesRoundTrip) {
 TEST(TenstorrentNames, UnknownNamesListTheKnownOnesInWireOrder) {
     const std::string head = "{\"cmd\":\"compile_program\",\"grid\":{\"rows\":1,\"cols\":1},";
     const std::string kernel = "\"kernels\":[{\"name\":\"k\",\"kind\":\"compute\",\"source_bytes\":0}]";
-    expect_reject(head + "\"kernels\":[{\"name\":\"k\",\"kind\":\"dm0\",\"source_bytes\":0}]}", ErrorStatus::InvalidArgument,
-                  "unknown kind 'dm0' (known: data_movement_0, data_movement_1, compute)");
-    expect_reject(head + kernel + ",\"cbs\":[{\"index\":0,\"format\":\"Bfp8\",\"page_bytes\":1088,\"num_pages\":1}]}",
+    expect_reject(head + "\"kernels\":[{\"name\":\"k\",\"kind\":\"dm0\",\"source_bytes\":0}]}",
                   ErrorStatus::InvalidArgument,
-                  "unknown data format 'Bfp8' (known: Float32, Float16, Float16_b, Bfp8_b, Int32, UInt32, UInt16, UInt8)");
+                  "unknown kind 'dm0' (known: data_movement_0, data_movement_1, compute)");
+    expect_reject(
+        head + kernel + ",\"cbs\":[{\"index\":0,\"format\":\"Bfp8\",\"page_bytes\":1088,\"num_pages\":1}]}",
+        ErrorStatus::InvalidArgument,
+        "unknown data format 'Bfp8' (known: Float32, Float16, Float16_b, Bfp8_b, Int32, UInt32, UInt16, UInt8)");
     expect_reject(head + kernel + ",\"math_fidelity\":\"HiFi1\"}", ErrorStatus::InvalidArgument,
                   "unknown math_fidelity 'HiFi1' (known: LoFi, HiFi2, HiFi3, HiFi4)");
 }

@@ -45,7 +45,8 @@ protected:
         rt->ok(R"({"cmd":"ping"})");
         std::memset(rt->arena->data() + 100000, 0, pattern.size());
         rt->ok(R"({"cmd":"read_buf","buffer":)" + std::to_string(buffer) + R"(,"bytes":65536,"arena_offset":100000})");
-        EXPECT_EQ(std::memcmp(rt->arena->data() + 100000, pattern.data(), pattern.size()), 0) << "buffer contents changed";
+        EXPECT_EQ(std::memcmp(rt->arena->data() + 100000, pattern.data(), pattern.size()), 0)
+            << "buffer contents changed";
     }
     // The next response answers the next request: nothing the runtime should have skipped was
     // taken for a request of its own.
@@ -74,7 +75,8 @@ TEST_F(BadInput, UnknownCommand) {
 
 TEST_F(BadInput, MissingOrIllTypedField) {
     expect_error(rt->request(R"({"cmd":"write_buf","bytes":4})"), "protocol", "missing field 'buffer'");
-    expect_error(rt->request(R"({"cmd":"write_buf","buffer":"1","bytes":4})"), "protocol", "must be an unsigned integer");
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":"1","bytes":4})"), "protocol",
+                 "must be an unsigned integer");
     expect_error(rt->request(R"({"cmd":"run","program":1,"inputs":"all"})"), "protocol", "must be an array");
     expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4,"colour":"red"})"), "protocol", "unknown field 'colour'");
     expect_still_serving();
@@ -105,21 +107,25 @@ TEST_F(BadInput, UnknownBufferOrProgram) {
 
 TEST_F(BadInput, SizeLargerThanArenaOrBuffer) {
     std::string b = std::to_string(buffer);
-    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":65537})"), "memory_copy_h2p", "exceed buffer " + b);
-    expect_error(rt->request(R"({"cmd":"read_buf","buffer":)" + b + R"(,"bytes":16,"offset":65530})"), "memory_copy_p2h", "exceed buffer");
-    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":16,"offset":18446744073709551615})"), "memory_copy_h2p",
-                 "exceed buffer");
-    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":4096,"arena_offset":1046528})"), "memory_copy_h2p",
-                 "exceed the staging arena of 1048576 bytes");
-    expect_error(rt->request(R"({"cmd":"read_buf","buffer":)" + b + R"(,"bytes":1,"arena_offset":18446744073709551615})"), "memory_copy_p2h",
-                 "staging arena");
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":65537})"), "memory_copy_h2p",
+                 "exceed buffer " + b);
+    expect_error(rt->request(R"({"cmd":"read_buf","buffer":)" + b + R"(,"bytes":16,"offset":65530})"),
+                 "memory_copy_p2h", "exceed buffer");
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":16,"offset":18446744073709551615})"),
+                 "memory_copy_h2p", "exceed buffer");
+    expect_error(rt->request(R"({"cmd":"write_buf","buffer":)" + b + R"(,"bytes":4096,"arena_offset":1046528})"),
+                 "memory_copy_h2p", "exceed the staging arena of 1048576 bytes");
+    expect_error(
+        rt->request(R"({"cmd":"read_buf","buffer":)" + b + R"(,"bytes":1,"arena_offset":18446744073709551615})"),
+        "memory_copy_p2h", "staging arena");
     expect_error(rt->request(R"({"cmd":"arena_resize","bytes":1099511627776})"), "invalid_argument", "fewer than");
     expect_still_serving();
 }
 
 TEST_F(BadInput, ZeroSizeAndOversizeAllocation) {
     expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":0})"), "memory_allocation", "0 bytes");
-    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":1000000000000000})"), "memory_allocation", "exceed the device's");
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":1000000000000000})"), "memory_allocation",
+                 "exceed the device's");
     // Fill the device: allocations fail cleanly once DRAM is exhausted, earlier buffers survive.
     json hello = rt->ok(R"({"cmd":"hello","version":1})");
     uint64_t dram = hello["device"]["dram_bytes"].get<uint64_t>();
@@ -143,17 +149,19 @@ TEST_F(BadInput, PageLargerThanL1IsRefused) {
     const uint64_t l1 = hello["device"]["l1_bytes"].get<uint64_t>();
     expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":4294967292})"), "invalid_argument",
                  "page_bytes 4294967292 exceeds l1_bytes " + std::to_string(l1));
-    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":)" + std::to_string(l1 + 4) + "}"), "invalid_argument",
-                 "exceeds l1_bytes");
+    expect_error(rt->request(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":)" + std::to_string(l1 + 4) + "}"),
+                 "invalid_argument", "exceeds l1_bytes");
     // A page of exactly l1_bytes is fine, and it does not overlap its neighbour.
-    uint32_t big = rt->ok(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":)" + std::to_string(l1) + "}")["buffer"].get<uint32_t>();
+    uint32_t big =
+        rt->ok(R"({"cmd":"alloc_buf","bytes":4,"page_bytes":)" + std::to_string(l1) + "}")["buffer"].get<uint32_t>();
     uint32_t small = rt->ok(R"({"cmd":"alloc_buf","bytes":4096})")["buffer"].get<uint32_t>();
     std::memset(rt->arena->data(), 0x11, 4096);
     rt->ok(R"({"cmd":"write_buf","buffer":)" + std::to_string(small) + R"(,"bytes":4096})");
     std::memset(rt->arena->data(), 0xAB, 4);
     rt->ok(R"({"cmd":"write_buf","buffer":)" + std::to_string(big) + R"(,"bytes":4})");
     rt->ok(R"({"cmd":"read_buf","buffer":)" + std::to_string(small) + R"(,"bytes":16,"arena_offset":8192})");
-    for (int i = 0; i < 16; ++i) EXPECT_EQ(rt->arena->data()[8192 + i], 0x11) << "byte " << i << " of the 4 KiB buffer changed";
+    for (int i = 0; i < 16; ++i)
+        EXPECT_EQ(rt->arena->data()[8192 + i], 0x11) << "byte " << i << " of the 4 KiB buffer changed";
     rt->ok(R"({"cmd":"free_buf","buffer":)" + std::to_string(big) + "}");
     rt->ok(R"({"cmd":"free_buf","buffer":)" + std::to_string(small) + "}");
     expect_still_serving();
@@ -188,8 +196,10 @@ TEST_F(BadInput, ArenaThatOthersCouldReadIsRefused) {
     ASSERT_GE(fd, 0);
     ASSERT_EQ(::fchmod(fd, 0644), 0);
     ASSERT_EQ(::ftruncate(fd, 4096), 0);
-    expect_error(rt->request(R"({"cmd":"arena_map","name":")" + name + R"(","bytes":4096})"), "invalid_argument", "mode 0600");
-    expect_error(rt->request(R"({"cmd":"arena_map","name":"/zyx-does-not-exist","bytes":4096})"), "invalid_argument", "cannot open");
+    expect_error(rt->request(R"({"cmd":"arena_map","name":")" + name + R"(","bytes":4096})"), "invalid_argument",
+                 "mode 0600");
+    expect_error(rt->request(R"({"cmd":"arena_map","name":"/zyx-does-not-exist","bytes":4096})"), "invalid_argument",
+                 "cannot open");
     ::shm_unlink(name.c_str());
     ::close(fd);
     expect_still_serving();  // the old arena is still mapped
@@ -206,23 +216,27 @@ TEST_F(BadInput, LineLongerThanTheLimit) {
 const std::string kRequestLookingSource = "{\"cmd\":\"ping\",\"seq\":666}\n{\"cmd\":\"exit\"}\n";
 
 TEST_F(BadInput, CompileLineLongerThanTheLimitDoesNotExposeItsSources) {
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
-                       std::to_string(kRequestLookingSource.size()) + R"(,"defines":{"BIG":")" + std::string(1100000, 'x') + "\"}}]}";
-    expect_error(rt->request(line, kRequestLookingSource + "\n"), "protocol", "longer than 1048576 bytes; skipped; the input after it was discarded");
+    std::string line =
+        R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
+        std::to_string(kRequestLookingSource.size()) + R"(,"defines":{"BIG":")" + std::string(1100000, 'x') + "\"}}]}";
+    expect_error(rt->request(line, kRequestLookingSource + "\n"), "protocol",
+                 "longer than 1048576 bytes; skipped; the input after it was discarded");
     expect_next_response_is_ours();
     expect_still_serving();
 }
 
 TEST_F(BadInput, CompileIsDecidedFromTheParsedCommand) {
     // "compile\u005fprogram" is compile_program once decoded: its sources are skipped with it.
-    std::string line = R"({"cmd":"compile\u005fprogram","seq":5,"bogus":1,"grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
-                       std::to_string(kRequestLookingSource.size()) + "}]}";
+    std::string line =
+        R"({"cmd":"compile\u005fprogram","seq":5,"bogus":1,"grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
+        std::to_string(kRequestLookingSource.size()) + "}]}";
     json j = rt->request(line, kRequestLookingSource + "\n");
     expect_error(j, "protocol", "unknown field 'bogus'");
     EXPECT_EQ(j["seq"], 5);
     expect_next_response_is_ours();
     // A request that merely mentions "compile_program" in a string is not a compile.
-    expect_error(rt->request(R"({"cmd":"free_buf","buffer":999,"note":"compile_program"})"), "protocol", "unknown field 'note'");
+    expect_error(rt->request(R"({"cmd":"free_buf","buffer":999,"note":"compile_program"})"), "protocol",
+                 "unknown field 'note'");
     expect_next_response_is_ours();
     expect_still_serving();
 }
@@ -230,12 +244,15 @@ TEST_F(BadInput, CompileIsDecidedFromTheParsedCommand) {
 TEST_F(BadInput, UnreadableLinesDiscardTheInputUntilIdle) {
     // Not JSON, or a duplicate key: whether sources follow cannot be known, so the runtime
     // discards what follows until the input is idle and answers the line once.
-    for (std::string line : {std::string(R"({"cmd":"compile_program","kernels":[{"source_bytes":50}])"),
-                             std::string(R"({"cmd":"compile_program","cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[]})")}) {
+    for (std::string line :
+         {std::string(R"({"cmd":"compile_program","kernels":[{"source_bytes":50}])"),
+          std::string(
+              R"({"cmd":"compile_program","cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[]})")}) {
         json j = rt->request(line, kRequestLookingSource + "\n");
         ASSERT_EQ(j.value("ok", true), false) << j.dump();
         EXPECT_EQ(j["error"]["status"], "protocol") << j.dump();
-        EXPECT_NE(j["error"]["message"].get<std::string>().find("discarded until it was idle"), std::string::npos) << j.dump();
+        EXPECT_NE(j["error"]["message"].get<std::string>().find("discarded until it was idle"), std::string::npos)
+            << j.dump();
         expect_next_response_is_ours();
     }
     expect_still_serving();
@@ -245,8 +262,9 @@ TEST_F(BadInput, UnreadableLinesDiscardTheInputUntilIdle) {
 // the line and its sources.
 TEST(BadInputFailedTarget, CompileSourcesAreNotAnsweredAsRequests) {
     test::RawRuntime rt({"--preset", "no-such-chip", "--raw-timeout-ms", "300"});
-    std::string line = R"({"cmd":"compile_program","seq":3,"grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
-                       std::to_string(kRequestLookingSource.size()) + "}]}";
+    std::string line =
+        R"({"cmd":"compile_program","seq":3,"grid":{"rows":1,"cols":1},"kernels":[{"name":"a","kind":"data_movement_0","source_bytes":)" +
+        std::to_string(kRequestLookingSource.size()) + "}]}";
     json j = rt.request(line, kRequestLookingSource + "\n");
     expect_error(j, "invalid_argument", "no-such-chip");
     EXPECT_EQ(j["seq"], 3);
@@ -256,7 +274,8 @@ TEST(BadInputFailedTarget, CompileSourcesAreNotAnsweredAsRequests) {
 }
 
 TEST_F(BadInput, SourceLengthLargerThanWhatFollows) {
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", 5000) + "]}";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" +
+        kernel_json("reader", "data_movement_0", 5000) + "]}";
     // Only 10 of the declared 5000 bytes arrive; the runtime gives up after its raw timeout.
     json j = rt->request(line, "void f() {");
     expect_error(j, "protocol", "declared 5000 source bytes but only 10 arrived");
@@ -264,25 +283,30 @@ TEST_F(BadInput, SourceLengthLargerThanWhatFollows) {
 }
 
 TEST_F(BadInput, SourcesNotFollowedByNewline) {
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", 4) + "]}";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" +
+        kernel_json("reader", "data_movement_0", 4) + "]}";
     expect_error(rt->request(line, "abcdefgh"), "protocol", "not followed by '\\n'");
     expect_still_serving();
 }
 
 TEST_F(BadInput, BadProgramDescriptionStillConsumesItsSources) {
     std::string src = "void kernel_main() {}\n{\"cmd\":\"exit\"}\n";  // would end the runtime if taken as requests
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":0,"format":"Float64","page_bytes":4,"num_pages":1}],"kernels":[)" +
-                       kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    std::string line =
+        R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":0,"format":"Float64","page_bytes":4,"num_pages":1}],"kernels":[)" +
+        kernel_json("reader", "data_movement_0", src.size()) + "]}";
     expect_error(rt->request(line, src + "\n"), "invalid_argument", "unknown data format 'Float64'");
     expect_still_serving();
 }
 
 TEST_F(BadInput, GridLargerThanTheDevice) {
     std::string src = "void kernel_main() {}";
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":99,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", src.size()) + "]}";
-    expect_error(rt->request(line, src + "\n"), "invalid_argument", "grid 99x1 (rows x cols) exceeds the device grid 8x8");
-    line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":40,"format":"Float16_b","page_bytes":2048,"num_pages":2}],"kernels":[)" +
-           kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":99,"cols":1},"kernels":[)" +
+        kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    expect_error(rt->request(line, src + "\n"), "invalid_argument",
+                 "grid 99x1 (rows x cols) exceeds the device grid 8x8");
+    line =
+        R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":40,"format":"Float16_b","page_bytes":2048,"num_pages":2}],"kernels":[)" +
+        kernel_json("reader", "data_movement_0", src.size()) + "]}";
     expect_error(rt->request(line, src + "\n"), "invalid_argument", "CB 40 is beyond the device's 32");
     expect_still_serving();
 }
@@ -293,10 +317,11 @@ TEST_F(BadInput, CircularBuffersLargerThanL1AreRefused) {
     std::string src = "void kernel_main() {}";
     auto line = [&](const std::string& cbs) {
         return R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[)" + cbs + R"(],"kernels":[)" +
-               kernel_json("reader", "data_movement_0", src.size()) + "]}";
+            kernel_json("reader", "data_movement_0", src.size()) + "]}";
     };
-    expect_error(rt->request(line(R"({"index":3,"format":"Float16_b","page_bytes":2147483648,"num_pages":2})"), src + "\n"),
-                 "invalid_argument", "CB 3: 2147483648 page bytes x 2 pages = 4294967296 bytes exceed l1_bytes 1499136");
+    expect_error(
+        rt->request(line(R"({"index":3,"format":"Float16_b","page_bytes":2147483648,"num_pages":2})"), src + "\n"),
+        "invalid_argument", "CB 3: 2147483648 page bytes x 2 pages = 4294967296 bytes exceed l1_bytes 1499136");
     expect_error(rt->request(line(R"({"index":0,"format":"Float16_b","page_bytes":2048,"num_pages":400},)"
                                   R"({"index":1,"format":"Float16_b","page_bytes":2048,"num_pages":400})"),
                              src + "\n"),
@@ -306,7 +331,8 @@ TEST_F(BadInput, CircularBuffersLargerThanL1AreRefused) {
 
 TEST_F(BadInput, KernelWithACompileErrorCarriesTheCompilersMessage) {
     std::string src = "void kernel_main() { undeclared_thing_42 = 1; }";
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" +
+        kernel_json("reader", "data_movement_0", src.size()) + "]}";
     json j = rt->request(line, src + "\n");
     expect_error(j, "kernel_compilation", "undeclared_thing_42");
     expect_error(j, "kernel_compilation", "kernel 'reader'");
@@ -317,14 +343,17 @@ TEST_F(BadInput, KernelWithACompileErrorCarriesTheCompilersMessage) {
 // device instance of the program, so the emulator's own id (2) differs from the protocol's (1).
 TEST_F(BadInput, RunErrorsNameTheProtocolsProgramId) {
     std::string src = "void kernel_main() { cb_wait_front(tt::CBIndex::c_0, 1); }";  // nobody ever pushes
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":0,"format":"Float16_b","page_bytes":2048,"num_pages":2}],"kernels":[)" +
-                       kernel_json("waiter", "data_movement_0", src.size()) + "]}";
+    std::string line =
+        R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"cbs":[{"index":0,"format":"Float16_b","page_bytes":2048,"num_pages":2}],"kernels":[)" +
+        kernel_json("waiter", "data_movement_0", src.size()) + "]}";
     json c = rt->ok(line, src + "\n");
     const uint32_t program = c["program"].get<uint32_t>();
     ASSERT_EQ(program, 1u);
     // Launch grids without cores are kernel_launch, as every other launch grid error.
-    expect_error(rt->request(R"({"cmd":"run","program":1,"grid":{"rows":0,"cols":8}})"), "kernel_launch", "grid 0x8 has no cores");
-    expect_error(rt->request(R"({"cmd":"run","program":1,"grid":{"rows":9,"cols":1}})"), "kernel_launch", "exceeds the device grid");
+    expect_error(rt->request(R"({"cmd":"run","program":1,"grid":{"rows":0,"cols":8}})"), "kernel_launch",
+                 "grid 0x8 has no cores");
+    expect_error(rt->request(R"({"cmd":"run","program":1,"grid":{"rows":9,"cols":1}})"), "kernel_launch",
+                 "exceeds the device grid");
     json j = rt->request(R"({"cmd":"run","program":1,"grid":{"rows":1,"cols":2}})");
     expect_error(j, "deadlock", "run: program 1 on grid 1x2: deadlock: every kernel of program 1 is blocked");
     std::string msg = j["error"]["message"].get<std::string>();
@@ -340,7 +369,7 @@ TEST_F(BadInput, MessagesWithQuotesAndNewlinesStayOneLine) {
     expect_error(j, "protocol", "unknown command 'say \"hi\"\\\n\ttwice'");
     std::string src = "x";
     std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" +
-                       kernel_json(R"(read\"er\n)", "tensor_core", src.size()) + "]}";
+        kernel_json(R"(read\"er\n)", "tensor_core", src.size()) + "]}";
     expect_error(rt->request(line, src + "\n"), "invalid_argument", "kernel 'read\"er\n': unknown kind 'tensor_core'");
     expect_still_serving();
 }
@@ -365,7 +394,8 @@ TEST_F(BadInput, AllocBufWithPageBytesZero) {
 
 // A NUL byte anywhere in a line makes it a protocol error, even after a complete object.
 TEST_F(BadInput, LineWithANulByte) {
-    expect_error(rt->request(std::string("{\"cmd\":\"ping\",\"seq\":4}\0 not JSON", 33)), "protocol", "NUL byte at offset 22");
+    expect_error(rt->request(std::string("{\"cmd\":\"ping\",\"seq\":4}\0 not JSON", 33)), "protocol",
+                 "NUL byte at offset 22");
     expect_error(rt->request(std::string("{\"cmd\":\"pi\0ng\"}", 15)), "protocol", "NUL byte at offset 10");
     expect_next_response_is_ours();
     expect_still_serving();
@@ -374,10 +404,12 @@ TEST_F(BadInput, LineWithANulByte) {
 // A kernel without an entry point is a compile error at compile_program, not a fault at run.
 TEST_F(BadInput, KernelWithoutEntryPoint) {
     std::string src = "inline int helper() { return 1; }\n";
-    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("reader", "data_movement_0", src.size()) + "]}";
+    std::string line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" +
+        kernel_json("reader", "data_movement_0", src.size()) + "]}";
     expect_error(rt->request(line, src + "\n"), "kernel_compilation", "kernel 'reader' defines neither kernel_main()");
     std::string cpt = "namespace NAMESPACE { void helper() {} }\n";
-    line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" + kernel_json("compute", "compute", cpt.size()) + "]}";
+    line = R"({"cmd":"compile_program","grid":{"rows":1,"cols":1},"kernels":[)" +
+        kernel_json("compute", "compute", cpt.size()) + "]}";
     expect_error(rt->request(line, cpt + "\n"), "kernel_compilation", "kernel 'compute' defines neither kernel_main()");
     expect_still_serving();
 }

@@ -215,7 +215,7 @@ TEST(Realize, ContiguousRealizeAndGraphRelease) {
     EXPECT_EQ(b.node()->inputs.size(), 2u);  // the graph: a and the constant 3
     b.realize();
     EXPECT_TRUE(b.is_realized());
-    EXPECT_TRUE(b.node()->inputs.empty());   // realized: a leaf holding its buffer
+    EXPECT_TRUE(b.node()->inputs.empty());  // realized: a leaf holding its buffer
     // It keeps its op and a record of each former input (for autograd): id, dtype, shape and a
     // weak reference, live while someone else holds the input (a), expired otherwise (the 3).
     const zyx::graph::Node& n = *b.node();

@@ -68,7 +68,8 @@ TEST(Einsum, GradientAndErrors) {
             f();
             ADD_FAILURE() << "no error";
         } catch (const Error& e) {
-            for (const auto& s : frags) EXPECT_NE(e.message().find(s), std::string::npos) << e.message() << " lacks " << s;
+            for (const auto& s : frags)
+                EXPECT_NE(e.message().find(s), std::string::npos) << e.message() << " lacks " << s;
         }
     };
     expect_error([&] { einsum("ij,jk->ik", {x}); }, {"einsum", "'ij,jk->ik'", "2 operands, got 1"});

@@ -23,7 +23,8 @@ void expect_error(const std::function<void()>& fn, std::vector<std::string> part
         ADD_FAILURE() << "no error; expected one mentioning " << parts[0];
     } catch (const zyx::Error& e) {
         EXPECT_EQ(e.status(), status) << e.what();
-        for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
+        for (const std::string& p : parts)
+            EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
     }
 }
 
@@ -36,7 +37,8 @@ void expect_op_error(const std::string& op, const std::function<void()>& fn, std
     } catch (const zyx::Error& e) {
         EXPECT_EQ(e.status(), zyx::ErrorStatus::InvalidArgument) << e.what();
         EXPECT_EQ(e.message().rfind(op + ": ", 0), 0u) << "not from " << op << ": " << e.what();
-        for (const std::string& p : parts) EXPECT_NE(e.message().find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
+        for (const std::string& p : parts)
+            EXPECT_NE(e.message().find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
     }
 }
 
@@ -46,7 +48,11 @@ TEST(Errors, ShapeMismatch) {
     expect_error([] { a23 + zyx::ones({4}); }, {"add", "[2,3]", "[4]", "3 vs 4"});
     expect_error([] { zyx::where(zyx::ones({2}, DType::bool_), zyx::ones({3}), 0); }, {"where", "[2]", "[3]"});
     expect_error([] { a23.matmul(zyx::ones({4, 5})); }, {"matmul", "[2,3]", "[4,5]", "3 vs 4"});
-    expect_error([] { zyx::ones({2, 2, 3}).matmul(zyx::ones({3, 3, 2})); }, {"matmul", "[2,2,3]", "[3,3,2]", "[2]", "[3]"});
+    expect_error(
+        [] {
+            zyx::ones({2, 2, 3}).matmul(zyx::ones({3, 3, 2}));
+        },
+        {"matmul", "[2,2,3]", "[3,3,2]", "[2]", "[3]"});
     expect_error([] { a23.dot(a23); }, {"dot", "[2,3]"});
     expect_error([] { a23.reshape({4, 2}); }, {"reshape", "[2,3]", "6 elements", "[4,2]", "8 elements"});
     expect_error([] { a23.reshape({-1, 4}); }, {"reshape", "-1", "[2,3]"});
@@ -94,7 +100,7 @@ TEST(Errors, OutOfRangeSliceAndIndex) {
 TEST(Errors, DtypeMismatch) {
     Tensor b = zyx::ones({3}, DType::bool_);
     expect_error([] { zyx::where(a23, a23, a23); }, {"where", "condition must be bool", "f32", "[2,3]"});
-    expect_error([] { a23 & a23; }, {"bitwise_and", "integer or bool", "f32"});
+    expect_error([] { a23& a23; }, {"bitwise_and", "integer or bool", "f32"});
     expect_error([] { a23.bitwise_not(); }, {"bitwise_not", "f32"});
     expect_error([b] { b << b; }, {"shift_left", "integer", "bool"});
     expect_error([b] { b - b; }, {"sub", "bool"});
@@ -107,7 +113,11 @@ TEST(Errors, DtypeMismatch) {
 }
 
 TEST(Errors, CreationArguments) {
-    expect_error([] { zyx::tensor(std::vector<float>{1, 2, 3}, {2, 2}); }, {"tensor", "3 values", "[2,2]", "4 elements"});
+    expect_error(
+        [] {
+            zyx::tensor(std::vector<float>{1, 2, 3}, {2, 2});
+        },
+        {"tensor", "3 values", "[2,2]", "4 elements"});
     expect_error([] { zyx::tensor({{1.f, 2.f}, {3.f}}); }, {"ragged", "row 1", "1 values", "2"});
     expect_error([] { zyx::zeros({2, -1}); }, {"zeros", "negative", "[2,-1]"});
     expect_error([] { zyx::full({-1}, 2); }, {"full", "negative", "[-1]"});
@@ -128,7 +138,11 @@ TEST(Errors, NetworkArguments) {
     expect_error([] { zyx::conv2d(zyx::ones({5, 5}), zyx::ones({1, 1, 1, 1})); }, {"conv2d", "[N, C, H, W]", "[5,5]"});
     expect_error([x] { zyx::max_pool2d(x, 2, 2, 2); }, {"max_pool2d", "padding 2", "kernel 2"});
     expect_error([x] { zyx::layer_norm(x, {4}); }, {"layer_norm", "[4]", "[1,3,5,5]"});
-    expect_error([] { zyx::cross_entropy(zyx::ones({2, 3}), zyx::ones({3}, DType::i32)); }, {"cross_entropy", "[2,3]", "[3]"});
+    expect_error(
+        [] {
+            zyx::cross_entropy(zyx::ones({2, 3}), zyx::ones({3}, DType::i32));
+        },
+        {"cross_entropy", "[2,3]", "[3]"});
 }
 
 // Shapes whose element count (or byte size) does not fit in 64 bits are refused by the op that
@@ -147,8 +161,16 @@ TEST(Errors, ShapeOverflow) {
     expect_error([=] { a23.reshape({-1, g, g}); }, {"reshape", "too many elements"});
     Tensor huge = zyx::zeros({int64_t(1) << 62}, DType::u8);  // fine on its own (lazy, 4 EiB)
     expect_error([=] { zyx::cat({huge, huge, huge, huge}); }, {"cat", "axis 0", "overflows"});
-    expect_error([=] { zyx::zeros({g, 1}) + zyx::zeros({1, g}); }, {"add", "[4294967296,1]", "[1,4294967296]", "64 bits"});
-    expect_error([=] { zyx::zeros({g, 4}).matmul(zyx::zeros({4, g})); }, {"matmul", "[4294967296,4]", "[4,4294967296]"});
+    expect_error(
+        [=] {
+            zyx::zeros({g, 1}) + zyx::zeros({1, g});
+        },
+        {"add", "[4294967296,1]", "[1,4294967296]", "64 bits"});
+    expect_error(
+        [=] {
+            zyx::zeros({g, 4}).matmul(zyx::zeros({4, g}));
+        },
+        {"matmul", "[4294967296,4]", "[4,4294967296]"});
     expect_error([] { zyx::arange(0, 1e300); }, {"arange", "2^62"});
     expect_error([=] { zyx::eye(g, g); }, {"eye", "[4294967296,4294967296]"});
     Tensor img = zyx::ones({1, 1, 4, 4});
@@ -169,14 +191,27 @@ TEST(Errors, CompositeOpsNameThemselves) {
     expect_op_error("mse_loss", [] { zyx::mse_loss(a23, zyx::ones({4})); }, {"[2,3]", "[4]", "do not broadcast"});
     expect_op_error("mse_loss", [b] { zyx::mse_loss(b, b); }, {"bool", "[3]"});
     expect_op_error("mse_loss", [h] { zyx::mse_loss(zyx::ones({3}), h); }, {"host", "interpreter"});
-    expect_op_error("layer_norm", [h] { zyx::layer_norm(zyx::ones({2, 3}), {3}, h); }, {"weight", "interpreter", "host"});
-    expect_op_error("cross_entropy", [h] { zyx::cross_entropy(h.reshape({1, 3}), zyx::zeros({1}, DType::i32)); },
+    expect_op_error("layer_norm",
+                    [h] {
+                        zyx::layer_norm(zyx::ones({2, 3}), {3}, h);
+                    },
+                    {"weight", "interpreter", "host"});
+    expect_op_error("cross_entropy",
+                    [h] {
+                        zyx::cross_entropy(h.reshape({1, 3}), zyx::zeros({1}, DType::i32));
+                    },
                     {"host", "interpreter"});
-    expect_op_error("matmul", [] { zyx::ones({2, 3, 4}).matmul(zyx::ones({5, 4, 2})); },
+    expect_op_error("matmul",
+                    [] {
+                        zyx::ones({2, 3, 4}).matmul(zyx::ones({5, 4, 2}));
+                    },
                     {"[2,3,4]", "[5,4,2]", "batch", "[2]", "[5]"});
     expect_op_error("matmul", [b] { b.matmul(b); }, {"bool [3]", "bool"});
     expect_op_error("dot", [b] { b.dot(b); }, {"bool [3]"});
-    expect_op_error("conv2d", [] { zyx::conv2d(zyx::ones({1, 1, 3, 3}, DType::bool_), zyx::ones({1, 1, 1, 1}, DType::bool_)); },
+    expect_op_error("conv2d",
+                    [] {
+                        zyx::conv2d(zyx::ones({1, 1, 3, 3}, DType::bool_), zyx::ones({1, 1, 1, 1}, DType::bool_));
+                    },
                     {"bool", "[1,1,3,3]", "[1,1,1,1]"});
     expect_op_error("stack", [h] { zyx::stack({zyx::ones({3}), h}); }, {"host", "interpreter"});
     expect_op_error("clamp_min", [] { Tensor().clamp_min(1); }, {"undefined"});
@@ -212,7 +247,11 @@ TEST(Errors, WherePyTorchRaisesSoDoesZyx) {
     EXPECT_EQ(zyx::arange(3, 3, 1).numel(), 0);
     EXPECT_EQ(zyx::arange(5, 0, -2).to_vector<int32_t>(), (std::vector<int32_t>{5, 3, 1}));
     // 0-d tensors cannot be joined or split along an axis
-    expect_error([] { zyx::cat({zyx::scalar_tensor(1.0), zyx::scalar_tensor(2.0)}); }, {"cat", "tensor 0 is 0-d", "stack"});
+    expect_error(
+        [] {
+            zyx::cat({zyx::scalar_tensor(1.0), zyx::scalar_tensor(2.0)});
+        },
+        {"cat", "tensor 0 is 0-d", "stack"});
     expect_error([] { zyx::cat({zyx::ones({2}), zyx::scalar_tensor(2.0)}); }, {"cat", "tensor 1 is 0-d"});
     expect_error([] { zyx::scalar_tensor(1.0).split(1); }, {"split", "0-d"});
     expect_error([] { zyx::scalar_tensor(1.0).chunk(2); }, {"chunk", "0-d"});
@@ -227,11 +266,17 @@ TEST(Errors, ReadingAndHandles) {
     expect_error([] { Tensor().exp(); }, {"exp", "undefined"});
     expect_op_error("to_vector", [] { Tensor().to_vector<float>(); }, {"undefined"});
     expect_op_error("item", [] { Tensor().item<int>(); }, {"undefined"});
-    expect_op_error("to_buffer", [] {
-        float room[5];
-        a23.to_buffer(room, 5);
-    }, {"room for 5", "6"});
-    expect_error([] { a23 + zyx::ones({2, 3}, DType::f32, Device::interpreter()); }, {"add", "host", "interpreter", ".to()"});
+    expect_op_error("to_buffer",
+                    [] {
+                        float room[5];
+                        a23.to_buffer(room, 5);
+                    },
+                    {"room for 5", "6"});
+    expect_error(
+        [] {
+            a23 + zyx::ones({2, 3}, DType::f32, Device::interpreter());
+        },
+        {"add", "host", "interpreter", ".to()"});
 }
 
 TEST(Errors, ImpossibleAllocationNamesTheTensor) {
@@ -245,8 +290,7 @@ TEST(Errors, EverythingStillWorksAfterErrors) {
     for (int i = 0; i < 3; ++i) {
         try {
             (pending + zyx::ones({4})).realize();
-        } catch (const zyx::Error&) {
-        }
+        } catch (const zyx::Error&) {}
     }
     EXPECT_EQ(pending.to_vector<float>(), (std::vector<float>{2, 4, 6}));
     EXPECT_EQ((pending + 1).sum().item<float>(), 15.f);

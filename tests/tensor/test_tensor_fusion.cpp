@@ -51,15 +51,18 @@ TEST(Fusion, ElementwiseChainIsOneKernel) {
     Tensor y;
     EXPECT_EQ(kernels_for([&] { (y = ((a * b + c).exp() - 1).relu().sqrt() * 0.5).realize(); }), 1u);
     // Check the value too: the single kernel computed the whole chain.
-    float want = 0.5f * std::sqrt(std::max(0.f, std::exp(a[3].to_vector<float>()[5] * b[3].to_vector<float>()[5] +
-                                                         c.to_vector<float>()[5]) -
-                                                    1.f));
+    float want = 0.5f *
+        std::sqrt(std::max(
+            0.f, std::exp(a[3].to_vector<float>()[5] * b[3].to_vector<float>()[5] + c.to_vector<float>()[5]) - 1.f));
     EXPECT_NEAR(y.to_vector<float>()[3 * 16 + 5], want, 1e-5 * (1 + want));
 }
 
 TEST(Fusion, ViewsAreFreeInsideAChain) {
     Tensor x = data({6, 4}), y = data({4, 6}, Device::host(), 2);
-    EXPECT_EQ(kernels_for([&] { (x.transpose() + y.flip(0)).reshape({2, 12}).slice(1, 0, 12, 3).abs().realize(); }), 1u);
+    EXPECT_EQ(kernels_for([&] {
+                  (x.transpose() + y.flip(0)).reshape({2, 12}).slice(1, 0, 12, 3).abs().realize();
+              }),
+              1u);
 }
 
 TEST(Fusion, ReduceFusesItsInputAndOutput) {
@@ -117,8 +120,11 @@ TEST(Fusion, SoftmaxIsTwoKernelsOnTheHost) {
     // Over any other axis the host computes the sum (which varies along the kernel's last axis)
     // once per distinct value before the consumer's loop, so it is two kernels for every axis.
     // All cases in one realization (one compile batch); two kernels each means 4 per case.
-    struct Case { zyx::Shape shape; int axis; };
-    const std::vector<Case> cases = {Case{{100, 8}, 0}, Case{{4, 100, 8}, 1}, Case{{4, 100, 8}, 0},
+    struct Case {
+        zyx::Shape shape;
+        int axis;
+    };
+    const std::vector<Case> cases = {Case{{100, 8}, 0},  Case{{4, 100, 8}, 1},  Case{{4, 100, 8}, 0},
                                      Case{{100, 8}, -2}, Case{{4, 100, 8}, -1}, Case{{40, 40}, 0}};
     std::vector<Tensor> outs, sums, diffs;
     for (const Case& c : cases) {
@@ -131,8 +137,10 @@ TEST(Fusion, SoftmaxIsTwoKernelsOnTheHost) {
         diffs.push_back((z.exp() - y).abs().max());
     }
     uint64_t n = kernels_for([&] { zyx::realize(outs); });
-    if (hoists) EXPECT_EQ(n, 4 * cases.size());
-    else EXPECT_LE(n, 6 * cases.size());
+    if (hoists)
+        EXPECT_EQ(n, 4 * cases.size());
+    else
+        EXPECT_LE(n, 6 * cases.size());
     std::vector<Tensor> checks = sums;
     checks.insert(checks.end(), diffs.begin(), diffs.end());
     zyx::realize(checks);  // one compile batch for the checks too
@@ -183,7 +191,7 @@ TEST(Fusion, ReduceReadByTwoConsumersIsComputedOnce) {
     Tensor x = data({8, 16});
     Tensor s = x.sum(1);
     Tensor u = s + 1, v = s * 2;
-    EXPECT_EQ(kernels_for([&] { zyx::realize({u, v}); }), 3u);  // the sum, then u and v read its buffer
+    EXPECT_EQ(kernels_for([&] { zyx::realize({u, v}); }), 3u);             // the sum, then u and v read its buffer
     EXPECT_TRUE(s.node()->inputs.empty() || s.node()->inputs[0]->buffer);  // s views the realized sum
 }
 
@@ -329,7 +337,8 @@ TEST(Fusion, UnavailableDeviceSaysSoWhenUsed) {
 // Runs in a child process (started by the next test) whose ZYX_TT_RUNTIME names no executable:
 // asking for tt:0 is a clear Initialization error naming the device; the host keeps working.
 TEST(Fusion, MissingRuntimeChild) {
-    if (!std::getenv("ZYX_TENSOR_TEST_CHILD")) GTEST_SKIP() << "runs as a child of MissingRuntimeIsAnInitializationError";
+    if (!std::getenv("ZYX_TENSOR_TEST_CHILD"))
+        GTEST_SKIP() << "runs as a child of MissingRuntimeIsAnInitializationError";
     try {
         zyx::tensor({1.f, 2.f}).to(Device::tt(0));
         FAIL() << "expected an Initialization error";

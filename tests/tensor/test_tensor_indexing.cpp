@@ -78,7 +78,10 @@ TEST(InPlace, KeepsDtypeAndShapeAsPyTorch) {
     expect_error("add_", [&] { i.add_(zyx::tensor(std::vector<int32_t>{1, 1, 1}), 0.5); }, {"f32", "i32"});
     Tensor b = zyx::tensor(std::vector<bool>{true, false});
     expect_error("add_", [&] { b += ivec({1, 1}); }, {"result type i32 can't be cast to the desired output type bool"});
-    expect_error("add_", [&] { i += zyx::zeros({2, 3}, DType::i32); },
+    expect_error("add_",
+                 [&] {
+                     i += zyx::zeros({2, 3}, DType::i32);
+                 },
                  {"output with shape [3] doesn't match the broadcast shape [2,3]"});
     expect_error("add_", [&] { i += ivec({1, 2}); }, {"[3]", "[2]"});
     EXPECT_EQ(ints(i), (std::vector<int32_t>{1, 2, 3}));  // untouched after the errors
@@ -92,7 +95,12 @@ TEST(InPlace, KeepsDtypeAndShapeAsPyTorch) {
     EXPECT_EQ(h.dtype(), DType::f16);
     EXPECT_EQ(f(h), (std::vector<float>{4.5f}));
     Tensor u = zyx::tensor({1.f});
-    expect_error("add_", [&] { Tensor undefined; undefined += u; }, {"undefined"});
+    expect_error("add_",
+                 [&] {
+                     Tensor undefined;
+                     undefined += u;
+                 },
+                 {"undefined"});
 }
 
 TEST(InPlace, LeafThatRequiresGrad) {
@@ -120,10 +128,10 @@ TEST(InPlace, LeafThatRequiresGrad) {
 TEST(InPlace, GradientsFlowThroughTheNewNode) {
     Tensor x = zyx::tensor({1.f, -2.f, 3.f}).requires_grad_();
     Tensor a = x * 2;
-    a += x;                                               // 3x
-    a.mul_(zyx::tensor({1.f, 2.f, 3.f}));                 // 3x · c
+    a += x;                                                                 // 3x
+    a.mul_(zyx::tensor({1.f, 2.f, 3.f}));                                   // 3x · c
     a.masked_fill_(zyx::tensor(std::vector<bool>{false, true, false}), 7);  // position 1 cut off
-    a.index_put_({Range(2)}, a.index({Range(2)}) * 2);   // position 2 doubled
+    a.index_put_({Range(2)}, a.index({Range(2)}) * 2);                      // position 2 doubled
     a.sum().backward();
     EXPECT_EQ(f(x.grad()), (std::vector<float>{3, 0, 18}));
     EXPECT_EQ(f(a), (std::vector<float>{3, 7, 54}));
@@ -138,10 +146,16 @@ TEST(InPlace, MaskedFillCopyFill) {
     EXPECT_EQ(ints(i.masked_fill(m, 2.7)), (std::vector<int32_t>{2, 2, 2}));  // the value takes x's dtype
     expect_error("masked_fill", [&] { x.masked_fill(ivec({1, 0, 1}), 0); }, {"mask must be bool", "i32", "[3]"});
     expect_error("masked_fill", [&] { x.masked_fill(m, zyx::tensor({1.f, 2.f})); }, {"0-d", "[2]"});
-    expect_error("masked_fill", [&] { x.masked_fill(zyx::tensor(std::vector<bool>{true, false}), 0); },
+    expect_error("masked_fill",
+                 [&] {
+                     x.masked_fill(zyx::tensor(std::vector<bool>{true, false}), 0);
+                 },
                  {"[2,3]", "[2]"});
     Tensor x2 = x;
-    expect_error("masked_fill_", [&] { x2.masked_fill_(zyx::zeros({3, 2, 3}, DType::bool_), 0); },
+    expect_error("masked_fill_",
+                 [&] {
+                     x2.masked_fill_(zyx::zeros({3, 2, 3}, DType::bool_), 0);
+                 },
                  {"output with shape [2,3]", "[3,2,3]"});
     // copy_: broadcast, any cast, across devices.
     Tensor c = zyx::zeros({2, 3}, DType::i32);
@@ -171,7 +185,7 @@ TEST(IndexPut, SlicesIntegersAndTensors) {
     x.index_put_({Range(0, 3, 2), Range(1, 3)}, ivec({5, 6}));  // x[0:3:2, 1:3] = [5, 6]
     x.index_put_({1, -1}, 9);                                   // x[1, -1] = 9
     EXPECT_EQ(ints(x), (std::vector<int32_t>{0, 5, 6, 0, 0, 0, 0, 9, 0, 5, 6, 0}));
-    x.index_put_({Range(0, 0)}, 4);  // an empty selection changes nothing
+    x.index_put_({Range(0, 0)}, 4);                         // an empty selection changes nothing
     x.index_put_({Range(1, 2)}, ivec({1, 1, 1, 1}), true);  // accumulate onto a row
     EXPECT_EQ(ints(x), (std::vector<int32_t>{0, 5, 6, 0, 1, 1, 1, 10, 0, 5, 6, 0}));
     // Integer tensors: duplicates add up with accumulate, and (defined here) without it too;
@@ -198,17 +212,34 @@ TEST(IndexPut, Errors) {
     expect_error("index_put_", [&] { x.index_put_({0, 0, 0}, 1); }, {"3 indices", "[3,4]"});
     expect_error("index_put", [&] { x.index_put({zyx::tensor({0.f})}, zyx::zeros({4})); },
                  {"index tensor must have an integer dtype, got f32 [1]"});
-    expect_error("index_put", [&] { x.index_put({ivec({0, 1})}, zyx::zeros({3, 4})); },
+    expect_error("index_put",
+                 [&] {
+                     x.index_put({ivec({0, 1})}, zyx::zeros({3, 4}));
+                 },
                  {"values of shape [3,4] do not broadcast to the indexed shape [2,4]"});
-    expect_error("index_put", [&] { x.index_put({ivec({0}), ivec({0}), ivec({0})}, zyx::zeros({1})); },
+    expect_error("index_put",
+                 [&] {
+                     x.index_put({ivec({0}), ivec({0}), ivec({0})}, zyx::zeros({1}));
+                 },
                  {"3 axes", "[3,4]"});
-    expect_error("index_put", [&] { x.index_put({ivec({0, 1}), ivec({0, 1, 2})}, zyx::zeros({1})); },
+    expect_error("index_put",
+                 [&] {
+                     x.index_put({ivec({0, 1}), ivec({0, 1, 2})}, zyx::zeros({1}));
+                 },
                  {"shapes [2] and [3] do not broadcast"});
-    expect_error("index_put", [&] { x.index_put({1, ivec({0})}, zyx::zeros({1})); }, {"integer position 1"},
-                 zyx::ErrorStatus::Unsupported);
+    expect_error(
+        "index_put",
+        [&] {
+            x.index_put({1, ivec({0})}, zyx::zeros({1}));
+        },
+        {"integer position 1"}, zyx::ErrorStatus::Unsupported);
     Tensor m = zyx::ones({3}, DType::bool_);
-    expect_error("index_put", [&] { x.index_put({m, ivec({0})}, zyx::zeros({1})); }, {"bool mask together"},
-                 zyx::ErrorStatus::Unsupported);
+    expect_error(
+        "index_put",
+        [&] {
+            x.index_put({m, ivec({0})}, zyx::zeros({1}));
+        },
+        {"bool mask together"}, zyx::ErrorStatus::Unsupported);
     expect_error("index_put_", [&] { x.index_put_({zyx::ones({4}, DType::bool_)}, 1); },
                  {"the shape of the mask [4] at axis 0 does not match the shape of the indexed tensor [3,4]"});
     expect_error("index_put_", [&] { x.index_put_({ivec({0}), zyx::zeros({1})}, 1); }, {"integer dtype, got f32"});
@@ -233,13 +264,16 @@ TEST(Indexing, OutOfRangePositionsHaveDefinedResults) {
     // Narrow index dtypes against long axes: the range check does not wrap the axis size.
     Tensor r = zyx::arange(300);
     EXPECT_EQ(ints(r.index({zyx::tensor(std::vector<uint8_t>{255, 0})})), (std::vector<int32_t>{255, 0}));
-    EXPECT_EQ(ints(r.slice(0, 0, 200).index({zyx::tensor(std::vector<int8_t>{-100, 127})})), (std::vector<int32_t>{100, 127}));
+    EXPECT_EQ(ints(r.slice(0, 0, 200).index({zyx::tensor(std::vector<int8_t>{-100, 127})})),
+              (std::vector<int32_t>{100, 127}));
     EXPECT_EQ(ints(r.slice(0, 0, 200).index({zyx::tensor(std::vector<int16_t>{-250, 200, -200})})),
               (std::vector<int32_t>{0, 0, 0}));
     EXPECT_EQ(ints(r.gather(0, zyx::tensor(std::vector<uint8_t>{255}))), (std::vector<int32_t>{255}));
-    EXPECT_EQ(ints(r.index({zyx::tensor(std::vector<uint64_t>{299, uint64_t(1) << 63})})), (std::vector<int32_t>{299, 0}));
+    EXPECT_EQ(ints(r.index({zyx::tensor(std::vector<uint64_t>{299, uint64_t(1) << 63})})),
+              (std::vector<int32_t>{299, 0}));
     // Repeated positions in scatter (replace): their values add up (PyTorch leaves it undefined).
-    EXPECT_EQ(f(zyx::zeros({3}).scatter(0, ivec({1, 1, 2}), zyx::tensor({1.f, 2.f, 4.f}))), (std::vector<float>{0, 3, 4}));
+    EXPECT_EQ(f(zyx::zeros({3}).scatter(0, ivec({1, 1, 2}), zyx::tensor({1.f, 2.f, 4.f}))),
+              (std::vector<float>{0, 3, 4}));
     // Special values are carried (not multiplied by a one-hot).
     Tensor s = zyx::tensor({kNaN, kInf, -kInf, 1.f});
     std::vector<float> g = f(s.gather(0, ivec({1, 2, 3, 3})));
@@ -296,7 +330,8 @@ TEST(Indexing, WhatRealizes) {
     EXPECT_EQ(ints(nz), (std::vector<int32_t>{1, 2}));
     // Integer-tensor forms stay lazy, indices included.
     Tensor i = ivec({2, 0}) + 0, v = a + 0;
-    Tensor g = v.gather(0, i), s = v.scatter(0, i, v.index_select(0, i)), t = v.index({i}), p = v.index_put({i}, v.index({i}));
+    Tensor g = v.gather(0, i), s = v.scatter(0, i, v.index_select(0, i)), t = v.index({i}),
+           p = v.index_put({i}, v.index({i}));
     EXPECT_FALSE(i.is_realized());
     EXPECT_FALSE(v.is_realized());
     zyx::realize({g, s, t, p});
@@ -307,36 +342,72 @@ TEST(Indexing, WhatRealizes) {
 TEST(Indexing, Errors) {
     Tensor x = zyx::zeros({2, 3});
     Tensor i2 = zyx::zeros({2, 2}, DType::i32);
-    expect_error("gather", [&] { x.gather(1, ivec({0})); }, {"index [1] and the tensor [2,3] must have the same number of dimensions"});
-    expect_error("gather", [&] { x.gather(1, zyx::zeros({3, 1}, DType::i32)); },
+    expect_error("gather", [&] { x.gather(1, ivec({0})); },
+                 {"index [1] and the tensor [2,3] must have the same number of dimensions"});
+    expect_error("gather",
+                 [&] {
+                     x.gather(1, zyx::zeros({3, 1}, DType::i32));
+                 },
                  {"index [3,1] is larger than the tensor [2,3] at axis 0"});
-    expect_error("gather", [&] { x.gather(1, zyx::zeros({2, 2})); }, {"index must have an integer dtype, got f32 [2,2]"});
+    expect_error("gather",
+                 [&] {
+                     x.gather(1, zyx::zeros({2, 2}));
+                 },
+                 {"index must have an integer dtype, got f32 [2,2]"});
     expect_error("gather", [&] { x.gather(2, i2); }, {"axis 2", "[2,3]"});
     expect_error("gather", [&] { x.gather(1, i2.to(zyx::Device::interpreter())); }, {"interpreter", "host"});
-    expect_error("scatter", [&] { x.scatter(1, i2, zyx::zeros({2, 1})); }, {"index [2,2] is larger than src [2,1] at axis 1"});
+    expect_error("scatter",
+                 [&] {
+                     x.scatter(1, i2, zyx::zeros({2, 1}));
+                 },
+                 {"index [2,2] is larger than src [2,1] at axis 1"});
     expect_error("scatter", [&] { x.scatter(1, i2, zyx::zeros({2})); }, {"src [2] and the tensor [2,3]"});
-    expect_error("scatter_add", [&] { x.scatter_add(0, zyx::zeros({2, 4}, DType::i32), zyx::zeros({2, 4})); },
+    expect_error("scatter_add",
+                 [&] {
+                     x.scatter_add(0, zyx::zeros({2, 4}, DType::i32), zyx::zeros({2, 4}));
+                 },
                  {"index [2,4] is larger than the tensor [2,3] at axis 1"});
-    expect_error("scatter_add", [&] { x.scatter_add(0, i2, zyx::zeros({2, 2}, DType::bool_).cast(DType::f32).to(zyx::Device::interpreter())); },
-                 {"src is on interpreter"});
+    expect_error(
+        "scatter_add",
+        [&] {
+            x.scatter_add(0, i2, zyx::zeros({2, 2}, DType::bool_).cast(DType::f32).to(zyx::Device::interpreter()));
+        },
+        {"src is on interpreter"});
     Tensor xs = x;
     expect_error("scatter_", [&] { xs.scatter_(0, zyx::zeros({2, 2}, DType::bool_), 1); }, {"integer dtype, got bool"});
     expect_error("index_select", [&] { x.index_select(0, i2); }, {"index must be 1-D or 0-d, got shape [2,2]"});
     expect_error("index_select", [&] { x.index_select(-3, ivec({0})); }, {"axis -3", "[2,3]"});
     expect_error("take_along_dim", [&] { x.take_along_dim(ivec({0}), 0); },
                  {"indices [1] and the tensor [2,3] must have the same number of dimensions"});
-    expect_error("take_along_dim", [&] { x.take_along_dim(zyx::zeros({3, 1}, DType::i32), 1); },
+    expect_error("take_along_dim",
+                 [&] {
+                     x.take_along_dim(zyx::zeros({3, 1}, DType::i32), 1);
+                 },
                  {"do not broadcast at axis 0 (3 vs 2)"});
     expect_error("take_along_dim", [&] { x.take_along_dim(zyx::zeros({1}, DType::f16)); }, {"integer dtype, got f16"});
     expect_error("embedding", [&] { zyx::embedding(ivec({0}), zyx::zeros({4})); },
                  {"weight must be 2-D [num_embeddings, embedding_dim], got shape [4]"});
-    expect_error("embedding", [&] { zyx::embedding(zyx::zeros({2}), x); }, {"input must have an integer dtype, got f32 [2]"});
+    expect_error("embedding", [&] { zyx::embedding(zyx::zeros({2}), x); },
+                 {"input must have an integer dtype, got f32 [2]"});
     expect_error("index", [&] { x.index({zyx::ones({3}, DType::bool_)}); },
                  {"the shape of the mask [3] at axis 0 does not match the shape of the indexed tensor [2,3]"});
-    expect_error("index", [&] { x.index({zyx::ones({2, 3, 1}, DType::bool_)}); }, {"indices for 3 axes given for a tensor of shape [2,3]"});
-    expect_error("index", [&] { x.index({ivec({0}), 0}); }, {"integer position 0"}, zyx::ErrorStatus::Unsupported);
-    expect_error("index", [&] { x.index({ivec({0}), Range(), ivec({0})}); }, {"not consecutive"},
-                 zyx::ErrorStatus::Unsupported);
+    expect_error("index",
+                 [&] {
+                     x.index({zyx::ones({2, 3, 1}, DType::bool_)});
+                 },
+                 {"indices for 3 axes given for a tensor of shape [2,3]"});
+    expect_error(
+        "index",
+        [&] {
+            x.index({ivec({0}), 0});
+        },
+        {"integer position 0"}, zyx::ErrorStatus::Unsupported);
+    expect_error(
+        "index",
+        [&] {
+            x.index({ivec({0}), Range(), ivec({0})});
+        },
+        {"not consecutive"}, zyx::ErrorStatus::Unsupported);
     expect_error("index", [&] { x.index({Tensor()}); }, {"undefined tensor"});
     expect_error("masked_select", [&] { x.masked_select(ivec({1, 0, 1})); }, {"mask must be bool, got i32 [3]"});
     expect_error("masked_select", [&] { x.masked_select(zyx::ones({4}, DType::bool_)); },

@@ -28,7 +28,8 @@ void expect_error(const std::function<void()>& f, const std::vector<std::string>
         f();
         ADD_FAILURE() << "no error";
     } catch (const Error& e) {
-        for (const auto& frag : fragments) EXPECT_NE(e.message().find(frag), std::string::npos) << e.message() << " lacks " << frag;
+        for (const auto& frag : fragments)
+            EXPECT_NE(e.message().find(frag), std::string::npos) << e.message() << " lacks " << frag;
     }
 }
 
@@ -45,7 +46,11 @@ TEST(NnFunctional, Linear) {
         }
     expect_near(linear(make(x, {2, 3}), make(w, {4, 3}), make(b, {4})), {2, 4}, want);
     expect_error([&] { linear(make(x, {2, 3}), make(w, {3, 4})); }, {"linear", "[2,3]", "in_features 4"});
-    expect_error([&] { linear(make(x, {2, 3}), make(w, {4, 3}), make(values(3, 4), {3})); }, {"linear", "bias must have shape [4]"});
+    expect_error(
+        [&] {
+            linear(make(x, {2, 3}), make(w, {4, 3}), make(values(3, 4), {3}));
+        },
+        {"linear", "bias must have shape [4]"});
 }
 
 TEST(NnFunctional, Dropout) {
@@ -84,7 +89,8 @@ TEST(NnFunctional, Conv1dWithStridePaddingDilationGroups) {
                     }
                 want[size_t((n * O + o) * OL + l)] = s;
             }
-    Tensor y = conv1d(make(x, {N, C, L}), make(w, {O, C / G, K}), make(b, {O}), {.stride = S, .padding = P, .dilation = D, .groups = G});
+    Tensor y = conv1d(make(x, {N, C, L}), make(w, {O, C / G, K}), make(b, {O}),
+                      {.stride = S, .padding = P, .dilation = D, .groups = G});
     expect_near(y, {N, O, OL}, want);
 }
 
@@ -110,7 +116,8 @@ TEST(NnFunctional, ConvTranspose2dScattersEachInputThroughTheKernel) {
                                 if (oh < 0 || oh >= OH || ow < 0 || ow >= OW) continue;
                                 const int64_t o = (c / (C / G)) * Og + oc;
                                 want[size_t(((n * O + o) * OH + oh) * OW + ow)] +=
-                                    x[size_t(((n * C + c) * H + ih) * W + iw)] * w[size_t(((c * Og + oc) * KH + kh) * KW + kw)];
+                                    x[size_t(((n * C + c) * H + ih) * W + iw)] *
+                                    w[size_t(((c * Og + oc) * KH + kh) * KW + kw)];
                             }
     Tensor y = conv_transpose2d(make(x, {N, C, H, W}), make(w, {C, Og, KH, KW}), make(b, {O}),
                                 {.stride = S, .padding = P, .output_padding = OP, .groups = G, .dilation = D});
@@ -121,8 +128,12 @@ TEST(NnFunctional, ConvTranspose2dScattersEachInputThroughTheKernel) {
     Tensor a = make(values(3 * 3 * 3, 26), {3, 3, 3});
     (conv2d(x3, w3) * a).sum().backward();
     expect_near(conv_transpose2d(a, w3), {2, 5, 5}, x3.grad().cast(DType::f64).to_vector<double>());
-    expect_error([&] { conv_transpose2d(make(x, {N, C, H, W}), make(w, {C, Og, KH, KW}), Tensor(), {.stride = 2, .output_padding = 2}); },
-                 {"conv_transpose2d", "output_padding (2, 2)", "smaller than stride (2, 2)"});
+    expect_error(
+        [&] {
+            conv_transpose2d(make(x, {N, C, H, W}), make(w, {C, Og, KH, KW}), Tensor(),
+                             {.stride = 2, .output_padding = 2});
+        },
+        {"conv_transpose2d", "output_padding (2, 2)", "smaller than stride (2, 2)"});
 }
 
 // ---- pooling --------------------------------------------------------------------------------------
@@ -159,8 +170,8 @@ std::vector<double> pool_ref(const std::vector<double>& x, int64_t H, int64_t W,
             for (int64_t r = h0; r < h1; ++r)
                 for (int64_t c = w0; c < w1; ++c) sum += x[size_t(r * W + c)];
             const double div = o.divisor_override > 0 ? double(o.divisor_override)
-                               : o.count_include_pad ? double(padded)
-                                                     : double((h1 - h0) * (w1 - w0));
+                : o.count_include_pad                 ? double(padded)
+                                                      : double((h1 - h0) * (w1 - w0));
             out.push_back(sum / div);
         }
     return out;
@@ -177,8 +188,12 @@ TEST(NnFunctional, PoolingOptions) {
     for (const Case& c : {Case{3, 2, 1, 1, true, true, 0}, Case{{3, 2}, {2, 2}, {1, 1}, 1, true, false, 0},
                           Case{2, 2, 0, 1, false, false, 0}, Case{{2, 3}, 2, {1, 1}, 1, true, true, 5},
                           Case{2, 3, 1, {2, 2}, true, true, 0}}) {
-        Pool2dOptions o{.stride = c.s, .padding = c.p, .dilation = c.d, .ceil_mode = c.ceil_mode,
-                        .count_include_pad = c.include_pad, .divisor_override = c.divisor};
+        Pool2dOptions o{.stride = c.s,
+                        .padding = c.p,
+                        .dilation = c.d,
+                        .ceil_mode = c.ceil_mode,
+                        .count_include_pad = c.include_pad,
+                        .divisor_override = c.divisor};
         int64_t OH, OW;
         auto want = pool_ref(x, H, W, c.k, c.s, c.p, c.d, o, true, &OH, &OW);
         expect_near(max_pool2d(make(x, {1, 1, H, W}), c.k, o), {1, 1, OH, OW}, want);
@@ -198,7 +213,8 @@ TEST(NnFunctional, AdaptivePooling) {
     for (int64_t c = 0; c < 2; ++c)
         for (int64_t i = 0; i < OH; ++i)
             for (int64_t j = 0; j < OW; ++j) {
-                const int64_t h0 = i * H / OH, h1 = ((i + 1) * H + OH - 1) / OH, w0 = j * W / OW, w1 = ((j + 1) * W + OW - 1) / OW;
+                const int64_t h0 = i * H / OH, h1 = ((i + 1) * H + OH - 1) / OH, w0 = j * W / OW,
+                              w1 = ((j + 1) * W + OW - 1) / OW;
                 double s = 0, m = -kInf;
                 for (int64_t r = h0; r < h1; ++r)
                     for (int64_t q = w0; q < w1; ++q) {
@@ -236,7 +252,8 @@ TEST(NnFunctional, Interpolate) {
         std::vector<int32_t> got = yi.to_vector<int32_t>(), src = xi.to_vector<int32_t>();
         for (int64_t i = 0; i < 6; ++i)
             for (int64_t j = 0; j < 6; ++j)
-                EXPECT_EQ(got[size_t(i * 6 + j)], src[size_t(int64_t(std::floor(double(i) / 2.0)) * W + int64_t(std::floor(double(j) / 1.5)))]);
+                EXPECT_EQ(got[size_t(i * 6 + j)],
+                          src[size_t(int64_t(std::floor(double(i) / 2.0)) * W + int64_t(std::floor(double(j) / 1.5)))]);
     }
     // bilinear, both corner rules
     for (bool corners : {false, true}) {
@@ -252,13 +269,19 @@ TEST(NnFunctional, Interpolate) {
                 const int64_t r0 = std::min<int64_t>(int64_t(sr), H - 1), c0 = std::min<int64_t>(int64_t(sc), W - 1);
                 const int64_t r1 = std::min(r0 + 1, H - 1), c1 = std::min(c0 + 1, W - 1);
                 const double lr = sr - double(r0), lc = sc - double(c0);
-                want.push_back((1 - lr) * ((1 - lc) * at(r0, c0) + lc * at(r0, c1)) + lr * ((1 - lc) * at(r1, c0) + lc * at(r1, c1)));
+                want.push_back((1 - lr) * ((1 - lc) * at(r0, c0) + lc * at(r0, c1)) +
+                               lr * ((1 - lc) * at(r1, c0) + lc * at(r1, c1)));
             }
-        expect_near(interpolate(make(x, {1, 1, H, W}), {.size = Size2d{OH, OW}, .mode = "bilinear", .align_corners = corners}),
-                     {1, 1, OH, OW}, want);
+        expect_near(
+            interpolate(make(x, {1, 1, H, W}), {.size = Size2d{OH, OW}, .mode = "bilinear", .align_corners = corners}),
+            {1, 1, OH, OW}, want);
     }
     expect_error([&] { interpolate(make(x, {1, 1, H, W}), {.mode = "bicubic"}); }, {"interpolate", "bicubic"});
-    expect_error([&] { interpolate(make(x, {1, 1, H, W}), {}); }, {"interpolate", "exactly one of size and scale_factor"});
+    expect_error(
+        [&] {
+            interpolate(make(x, {1, 1, H, W}), {});
+        },
+        {"interpolate", "exactly one of size and scale_factor"});
 }
 
 // ---- normalisation --------------------------------------------------------------------------------
@@ -296,7 +319,11 @@ TEST(NnFunctional, BatchNormTrainingUpdatesRunningStatistics) {
     }
     expect_near(e, {N, C, L}, want_e);
     expect_error([&] { batch_norm(make(x, {N, C, L}), Tensor(), Tensor()); }, {"batch_norm", "needs running_mean"});
-    expect_error([&] { batch_norm(make(x, {N, C, L}), zeros({3}), ones({3})); }, {"batch_norm", "running_mean must have shape [2]"});
+    expect_error(
+        [&] {
+            batch_norm(make(x, {N, C, L}), zeros({3}), ones({3}));
+        },
+        {"batch_norm", "running_mean must have shape [2]"});
 }
 
 TEST(NnFunctional, GroupNorm) {
@@ -357,8 +384,16 @@ TEST(NnFunctional, NllLossWeightsIgnoreIndexAndReductions) {
     for (int64_t n = 0; n < 2; ++n)
         for (int64_t d = 0; d < 3; ++d) s3 -= lp3[size_t((n * C + t3[size_t(n * 3 + d)]) * 3 + d)];
     expect_near(nll_loss(make(lp3, {2, C, 3}), tensor(t3, {2, 3})), {}, {s3 / 6});
-    expect_error([&] { nll_loss(make(lp, {N, C}), tensor(t, {N}).reshape({1, N})); }, {"nll_loss", "target of shape [5]", "[1,5]"});
-    expect_error([&] { nll_loss(make(lp, {N, C}), target, {.reduction = Reduction::batchmean}); }, {"nll_loss", "batchmean", "kl_div"});
+    expect_error(
+        [&] {
+            nll_loss(make(lp, {N, C}), tensor(t, {N}).reshape({1, N}));
+        },
+        {"nll_loss", "target of shape [5]", "[1,5]"});
+    expect_error(
+        [&] {
+            nll_loss(make(lp, {N, C}), target, {.reduction = Reduction::batchmean});
+        },
+        {"nll_loss", "batchmean", "kl_div"});
 }
 
 TEST(NnFunctional, CrossEntropyLabelSmoothingAndSoftTargets) {
@@ -384,20 +419,25 @@ TEST(NnFunctional, CrossEntropyLabelSmoothingAndSoftTargets) {
         s_nll -= log_softmax_at(z, size_t(n * C), 1, C, t[size_t(n)]);
         for (int64_t k = 0; k < C; ++k) s_smooth -= log_softmax_at(z, size_t(n * C), 1, C, k);
     }
-    expect_near(cross_entropy(make(z, {N, C}), tensor(t, {N}), {.reduction = Reduction::sum, .label_smoothing = eps}), {},
-                {(1 - eps) * s_nll + eps / double(C) * s_smooth});
+    expect_near(cross_entropy(make(z, {N, C}), tensor(t, {N}), {.reduction = Reduction::sum, .label_smoothing = eps}),
+                {}, {(1 - eps) * s_nll + eps / double(C) * s_smooth});
     // class probabilities
     auto p = values(N * C, 93, 0, 1);
     double soft = 0;
     for (int64_t n = 0; n < N; ++n)
         for (int64_t k = 0; k < C; ++k) soft -= p[size_t(n * C + k)] * log_softmax_at(z, size_t(n * C), 1, C, k);
     expect_near(cross_entropy(make(z, {N, C}), make(p, {N, C}), CrossEntropyOptions{}), {}, {soft / double(N)});
-    expect_error([&] { cross_entropy(make(z, {N, C}), tensor(t, {N}), {.label_smoothing = 2}); }, {"cross_entropy", "label_smoothing 2"});
+    expect_error(
+        [&] {
+            cross_entropy(make(z, {N, C}), tensor(t, {N}), {.label_smoothing = 2});
+        },
+        {"cross_entropy", "label_smoothing 2"});
 }
 
 TEST(NnFunctional, PointwiseLosses) {
     const int64_t n = 12;
-    auto x = values(n, 101, -3, 3), y = values(n, 102, 0, 1), p = values(n, 103, 0.01, 0.99), pw = values(n, 104, 0.5, 3);
+    auto x = values(n, 101, -3, 3), y = values(n, 102, 0, 1), p = values(n, 103, 0.01, 0.99),
+         pw = values(n, 104, 0.5, 3);
     x[0] = 0;  // a tie of smooth_l1's branches is fine; bce of p = 0 and 1 below clamps the log
     p[1] = 0, p[2] = 1;
     double bce = 0, bcel = 0, l1 = 0, sl1 = 0, mse = 0;
@@ -416,13 +456,20 @@ TEST(NnFunctional, PointwiseLosses) {
     }
     expect_near(binary_cross_entropy(make(p, {3, 4}), make(y, {3, 4})), {}, {bce / double(n)});
     expect_near(binary_cross_entropy(make(p, {3, 4}), make(y, {3, 4}), Tensor(), Reduction::none), {3, 4}, bce_per);
-    expect_near(binary_cross_entropy_with_logits(make(x, {3, 4}), make(y, {3, 4}), Tensor(), make(pw, {3, 4}), Reduction::sum), {}, {bcel});
+    expect_near(
+        binary_cross_entropy_with_logits(make(x, {3, 4}), make(y, {3, 4}), Tensor(), make(pw, {3, 4}), Reduction::sum),
+        {}, {bcel});
     expect_near(l1_loss(make(x, {n}), make(y, {n})), {}, {l1 / double(n)});
     expect_near(smooth_l1_loss(make(x, {n}), make(y, {n}), Reduction::sum, 0.5), {}, {sl1});
     expect_near(mse_loss(make(x, {n}), make(y, {n}), Reduction::sum), {}, {mse});
     // large logits stay finite (the stable form)
-    expect_near(binary_cross_entropy_with_logits(full({2}, 200.0), zeros({2}), Tensor(), Tensor(), Reduction::none), {2}, {200, 200});
-    expect_error([&] { binary_cross_entropy(make(p, {3, 4}), make(y, {4, 3})); }, {"binary_cross_entropy", "[4,3]", "[3,4]"});
+    expect_near(binary_cross_entropy_with_logits(full({2}, 200.0), zeros({2}), Tensor(), Tensor(), Reduction::none),
+                {2}, {200, 200});
+    expect_error(
+        [&] {
+            binary_cross_entropy(make(p, {3, 4}), make(y, {4, 3}));
+        },
+        {"binary_cross_entropy", "[4,3]", "[3,4]"});
 }
 
 TEST(NnFunctional, KlDiv) {
@@ -471,19 +518,47 @@ TEST(NnFunctional, SameResultsOnTt0) {
     auto on = [&](const Tensor& v, Device d) { return v.to(d); };
     const std::vector<std::pair<const char*, Fn>> cases = {
         {"linear", [&](Device d) { return linear(on(z, d), on(z.transpose(), d).transpose()); }},
-        {"conv_transpose2d", [&](Device d) { return conv_transpose2d(on(x4, d), on(w, d), on(b, d), {.stride = 2, .padding = 1}); }},
-        {"conv1d", [&](Device d) { return conv1d(on(z, d).unsqueeze(0), on(z, d).reshape({5, 6, 1}), Tensor(), {.padding = 1}); }},
+        {"conv_transpose2d",
+         [&](Device d) { return conv_transpose2d(on(x4, d), on(w, d), on(b, d), {.stride = 2, .padding = 1}); }},
+        {"conv1d",
+         [&](Device d) {
+             return conv1d(on(z, d).unsqueeze(0), on(z, d).reshape({5, 6, 1}), Tensor(), {.padding = 1});
+         }},
         {"max_pool2d ceil", [&](Device d) { return max_pool2d(on(x4, d), 2, {.padding = 1, .ceil_mode = true}); }},
-        {"avg_pool2d no pad count", [&](Device d) { return avg_pool2d(on(x4, d), 3, {.stride = 2, .padding = 1, .ceil_mode = true, .count_include_pad = false}); }},
-        {"adaptive_avg_pool2d", [&](Device d) { return adaptive_avg_pool2d(on(x4, d), {4, 3}); }},
-        {"adaptive_max_pool2d", [&](Device d) { return adaptive_max_pool2d(on(x4, d), {4, 3}); }},
-        {"interpolate bilinear", [&](Device d) { return interpolate(on(x4, d), {.size = Size2d{9, 7}, .mode = "bilinear"}); }},
-        {"interpolate nearest", [&](Device d) { return interpolate(on(x4, d), {.scale_factor = std::pair{1.5, 2.0}}); }},
-        {"group_norm", [&](Device d) { return group_norm(on(x4, d), 2, on(b.slice(0, 0, 3).pad({{0, 1}}), d)); }},
+        {"avg_pool2d no pad count",
+         [&](Device d) {
+             return avg_pool2d(on(x4, d), 3,
+                               {.stride = 2, .padding = 1, .ceil_mode = true, .count_include_pad = false});
+         }},
+        {"adaptive_avg_pool2d",
+         [&](Device d) {
+             return adaptive_avg_pool2d(on(x4, d), {4, 3});
+         }},
+        {"adaptive_max_pool2d",
+         [&](Device d) {
+             return adaptive_max_pool2d(on(x4, d), {4, 3});
+         }},
+        {"interpolate bilinear",
+         [&](Device d) {
+             return interpolate(on(x4, d), {.size = Size2d{9, 7}, .mode = "bilinear"});
+         }},
+        {"interpolate nearest",
+         [&](Device d) {
+             return interpolate(on(x4, d), {.scale_factor = std::pair{1.5, 2.0}});
+         }},
+        {"group_norm",
+         [&](Device d) {
+             return group_norm(on(x4, d), 2, on(b.slice(0, 0, 3).pad({{0, 1}}), d));
+         }},
         {"batch_norm", [&](Device d) { return batch_norm(on(x4, d), Tensor(), Tensor(), Tensor(), Tensor(), true); }},
-        {"cross_entropy", [&](Device d) { return cross_entropy(on(z, d), on(t, d), {.weight = on(b.pad({{0, 2}}) + 1, d), .label_smoothing = 0.1}); }},
-        {"binary_cross_entropy_with_logits", [&](Device d) { return binary_cross_entropy_with_logits(on(z, d), on(p, d)); }},
-        {"binary_cross_entropy", [&](Device d) { return binary_cross_entropy(on(p, d), on(p, d).flip({0}), Tensor(), Reduction::none); }},
+        {"cross_entropy",
+         [&](Device d) {
+             return cross_entropy(on(z, d), on(t, d), {.weight = on(b.pad({{0, 2}}) + 1, d), .label_smoothing = 0.1});
+         }},
+        {"binary_cross_entropy_with_logits",
+         [&](Device d) { return binary_cross_entropy_with_logits(on(z, d), on(p, d)); }},
+        {"binary_cross_entropy",
+         [&](Device d) { return binary_cross_entropy(on(p, d), on(p, d).flip({0}), Tensor(), Reduction::none); }},
         {"smooth_l1_loss", [&](Device d) { return smooth_l1_loss(on(z, d), on(p, d), Reduction::none, 0.3); }},
         {"kl_div", [&](Device d) { return kl_div(on(z, d).log_softmax(1), on(p, d), Reduction::batchmean); }},
     };
@@ -493,7 +568,8 @@ TEST(NnFunctional, SameResultsOnTt0) {
         Tensor h = f(Device::host()), g = f(tt);
         EXPECT_EQ(g.device(), tt);
         expect_near(g, h.shape(), h.cast(DType::f64).to_vector<double>(), 2e-5);
-        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks) << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
+        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks)
+            << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
     }
 }
 

@@ -132,16 +132,19 @@ std::vector<float> grad_of(const std::vector<float>& xs, const std::function<Ten
 
 TEST(Scans, GradientsOfSelectionsGoToTheSelectedElements) {
     // max with indices: to the returned index only (amax shares it among ties)
-    EXPECT_EQ(grad_of({3, 1, 3}, [](const Tensor& x) { return x.max_with_indices(0).values; }), (std::vector<float>{1, 0, 0}));
+    EXPECT_EQ(grad_of({3, 1, 3}, [](const Tensor& x) { return x.max_with_indices(0).values; }),
+              (std::vector<float>{1, 0, 0}));
     EXPECT_EQ(grad_of({3, 1, 3}, [](const Tensor& x) { return x.amax(0); }), (std::vector<float>{0.5f, 0, 0.5f}));
     // sort: output rank r (weight r + 1) sends its gradient to its source element
     EXPECT_EQ(grad_of({2, 0, 1}, [](const Tensor& x) { return x.sort().values; }), (std::vector<float>{3, 1, 2}));
-    EXPECT_EQ(grad_of({2, 0, 1, 5}, [](const Tensor& x) { return x.topk(2).values; }), (std::vector<float>{2, 0, 0, 1}));
+    EXPECT_EQ(grad_of({2, 0, 1, 5}, [](const Tensor& x) { return x.topk(2).values; }),
+              (std::vector<float>{2, 0, 0, 1}));
     EXPECT_EQ(grad_of({4, 0, 1, 3, 2, 7}, [](const Tensor& x) { return x.median(1).values; }, {2, 3}),
               (std::vector<float>{0, 0, 1, 2, 0, 0}));  // medians 1 (index 2) and 3 (index 0)
     // cumsum: element i receives the weights of outputs i … n − 1; cumprod: products of the others
     EXPECT_EQ(grad_of({1, 2, 3}, [](const Tensor& x) { return x.cumsum(0); }), (std::vector<float>{6, 5, 3}));
-    EXPECT_EQ(grad_of({2, 0, 3}, [](const Tensor& x) { return x.cumprod(0); }), (std::vector<float>{1, 2 * 2 + 3 * 2 * 3, 0}));
+    EXPECT_EQ(grad_of({2, 0, 3}, [](const Tensor& x) { return x.cumprod(0); }),
+              (std::vector<float>{1, 2 * 2 + 3 * 2 * 3, 0}));
     // norm 2 at zero: 0 (no NaN), as PyTorch; inf norm: the largest |x|
     EXPECT_EQ(grad_of({0, 0}, [](const Tensor& x) { return x.norm(); }), (std::vector<float>{0, 0}));
     EXPECT_EQ(grad_of({3, -4}, [](const Tensor& x) { return x.norm(); }), (std::vector<float>{0.6f, -0.8f}));
@@ -157,7 +160,8 @@ TEST(Scans, GradientsOfSelectionsGoToTheSelectedElements) {
 // ---- scans and norms: special values ------------------------------------------------------------------
 
 TEST(Scans, CumsumCumprodSpecialValues) {
-    EXPECT_EQ(zyx::tensor({true, true, false, true}).cumsum(0).to_vector<int32_t>(), (std::vector<int32_t>{1, 2, 2, 3}));
+    EXPECT_EQ(zyx::tensor({true, true, false, true}).cumsum(0).to_vector<int32_t>(),
+              (std::vector<int32_t>{1, 2, 2, 3}));
     EXPECT_EQ(zyx::tensor({true, true}).cumsum(0).dtype(), DType::i32);
     // integers wrap exactly as a running sum would
     Tensor big = zyx::tensor(std::vector<int32_t>{INT32_MAX, 1, 1});
@@ -214,7 +218,8 @@ TEST(Names, FloorDivideIsPythons) {
     EXPECT_EQ(I(a.floor_divide(b)), (std::vector<int32_t>{3, -4, -4, 3, 0, 0, 0}));
     EXPECT_EQ(I(zyx::floor_divide(-7, zyx::tensor({2, -2}))), (std::vector<int32_t>{-4, 3}));
     EXPECT_EQ(I(zyx::tensor({-1, 9}).floor_divide(4)), (std::vector<int32_t>{-1, 2}));
-    EXPECT_EQ(zyx::tensor(std::vector<int>{200}, {1}, DType::u8).floor_divide(7).to_vector<int32_t>(), (std::vector<int32_t>{28}));
+    EXPECT_EQ(zyx::tensor(std::vector<int>{200}, {1}, DType::u8).floor_divide(7).to_vector<int32_t>(),
+              (std::vector<int32_t>{28}));
     // floats as Python: 1 // 0.1 == 9, -0.5 // 1 == -1, x // 0 == ±inf / nan, 0.5 // -1 == -1
     std::vector<float> f = F(zyx::tensor({1.f, -0.5f, 1.f, -1.f, 0.f, 0.5f, 3.f})
                                  .floor_divide(zyx::tensor({0.1f, 1.f, 0.f, 0.f, 0.f, -1.f, 1.5f})));
@@ -326,7 +331,7 @@ TEST(Names, MultinomialFrequenciesAndWithoutReplacement) {
     Tensor w = zyx::tensor({1.f, 0.f, 3.f});  // need not sum to 1
     std::vector<int32_t> s = I(zyx::multinomial(w, 4000, true, g));
     int c0 = int(std::count(s.begin(), s.end(), 0)), c1 = int(std::count(s.begin(), s.end(), 1));
-    EXPECT_EQ(c1, 0);  // a zero weight is never drawn
+    EXPECT_EQ(c1, 0);            // a zero weight is never drawn
     EXPECT_NEAR(c0, 1000, 170);  // 6 standard errors of 4000 · 1/4
     Tensor rows = zyx::tensor({{0.f, 5.f, 1.f, 1.f}, {1.f, 1.f, 1.f, 1.f}});
     for (int k = 0; k < 50; ++k) {

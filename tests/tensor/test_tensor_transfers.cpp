@@ -71,7 +71,7 @@ Chain make_chain(DType d, int64_t m, int64_t k, int64_t n, Device dev) {
     Tensor wd = w.to(dev).cast(d);
     c.out = c.xd.matmul(wd).to(Device::host()).cast(DType::f32);
     c.where = std::string(zyx::dtype_name(d)) + " [" + std::to_string(m) + "," + std::to_string(k) + "]@[" +
-              std::to_string(k) + "," + std::to_string(n) + "] on " + dev.str();
+        std::to_string(k) + "," + std::to_string(n) + "] on " + dev.str();
     return c;
 }
 
@@ -81,7 +81,8 @@ void check_chain(const Chain& c) {
     for (int64_t i = 0; i < c.m; ++i)
         for (int64_t j = 0; j < c.n; ++j) {
             double acc = 0;
-            for (int64_t q = 0; q < c.k; ++q) acc += double(c.a[size_t(i * c.k + q)]) * double(c.b[size_t(q * c.n + j)]);
+            for (int64_t q = 0; q < c.k; ++q)
+                acc += double(c.a[size_t(i * c.k + q)]) * double(c.b[size_t(q * c.n + j)]);
             double want = as_dtype(acc, c.d), g = got[size_t(i * c.n + j)];
             ASSERT_LE(std::fabs(g - want), tolerance(c.d, want)) << c.where << " element (" << i << "," << j << ")";
         }

@@ -128,7 +128,9 @@ struct Worst {
 std::vector<Worst> worst_errors(Device d, DType dtype) {
     const bool flush = d != Device::host();
     const int mantissa = dtype == DType::f32 ? 23 : dtype == DType::bf16 ? 7 : 52;
-    auto as_dtype = [&](double v) { return dtype == DType::f32 ? double(float(v)) : dtype == DType::bf16 ? double(to_bf16(float(v))) : v; };
+    auto as_dtype = [&](double v) {
+        return dtype == DType::f32 ? double(float(v)) : dtype == DType::bf16 ? double(to_bf16(float(v))) : v;
+    };
     std::vector<double> in = unary_inputs(), ys, xs;
     atan2_inputs(ys, xs);
     for (auto* v : {&in, &ys, &xs})
@@ -173,7 +175,8 @@ TEST(InverseTrig, F32WithinAFewUlpOfTheExactResult) {
         std::vector<Worst> w = worst_errors(d, DType::f32);
         for (size_t k = 0; k < w.size(); ++k)
             EXPECT_LE(w[k].ulps, bound[k]) << names[k] << " at y = " << w[k].at_y << ", x = " << w[k].at_x;
-        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks) << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
+        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks)
+            << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
     }
 }
 
@@ -184,8 +187,10 @@ TEST(InverseTrig, Bf16RoundsTheF32ResultOnce) {
     for (Device d : devices()) {
         SCOPED_TRACE(d.str());
         const uint64_t fallbacks = zyx::runtime_stats().fallbacks;
-        for (const Worst& w : worst_errors(d, DType::bf16)) EXPECT_LE(w.ulps, 1.0) << "at y = " << w.at_y << ", x = " << w.at_x;
-        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks) << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
+        for (const Worst& w : worst_errors(d, DType::bf16))
+            EXPECT_LE(w.ulps, 1.0) << "at y = " << w.at_y << ", x = " << w.at_x;
+        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks)
+            << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
     }
 }
 
@@ -194,7 +199,8 @@ TEST(InverseTrig, Bf16RoundsTheF32ResultOnce) {
 TEST(InverseTrig, F64OnTheHost) {
     const char* names[] = {"asin", "acos", "atan", "atan2"};
     std::vector<Worst> w = worst_errors(Device::host(), DType::f64);
-    for (size_t k = 0; k < w.size(); ++k) EXPECT_LE(w[k].ulps, 4.0) << names[k] << " at y = " << w[k].at_y << ", x = " << w[k].at_x;
+    for (size_t k = 0; k < w.size(); ++k)
+        EXPECT_LE(w[k].ulps, 4.0) << names[k] << " at y = " << w[k].at_y << ", x = " << w[k].at_x;
 }
 
 // C's special values, bit for bit in f32 (the sign of a zero included).
@@ -206,20 +212,23 @@ TEST(InverseTrig, SpecialValuesAsC) {
         float y, x, want;
     };
     const std::vector<Case> cases = {
-        {"asin", 0.f, 0, 0.f},     {"asin", -0.f, 0, -0.f},   {"asin", 1.f, 0, pi2},     {"asin", -1.f, 0, -pi2},
-        {"asin", 1.0000001f, 0, nan}, {"asin", -2.f, 0, nan}, {"asin", inf, 0, nan},     {"asin", nan, 0, nan},
-        {"acos", 1.f, 0, 0.f},     {"acos", -1.f, 0, pi},     {"acos", 0.f, 0, pi2},     {"acos", -0.f, 0, pi2},
-        {"acos", 1.0000001f, 0, nan}, {"acos", -inf, 0, nan}, {"acos", nan, 0, nan},
-        {"atan", 0.f, 0, 0.f},     {"atan", -0.f, 0, -0.f},   {"atan", inf, 0, pi2},     {"atan", -inf, 0, -pi2},
-        {"atan", 1.f, 0, pi4},     {"atan", nan, 0, nan},     {"atan", 1e-40f, 0, 1e-40f},
-        {"atan2", 0.f, 0.f, 0.f},  {"atan2", -0.f, 0.f, -0.f}, {"atan2", 0.f, -0.f, pi}, {"atan2", -0.f, -0.f, -pi},
-        {"atan2", 0.f, -3.f, pi},  {"atan2", -0.f, -3.f, -pi}, {"atan2", 0.f, 3.f, 0.f}, {"atan2", -0.f, 3.f, -0.f},
-        {"atan2", 2.f, 0.f, pi2},  {"atan2", 2.f, -0.f, pi2}, {"atan2", -2.f, 0.f, -pi2}, {"atan2", -2.f, -0.f, -pi2},
-        {"atan2", 5.f, inf, 0.f},  {"atan2", -5.f, inf, -0.f}, {"atan2", 5.f, -inf, pi}, {"atan2", -5.f, -inf, -pi},
-        {"atan2", inf, 5.f, pi2},  {"atan2", -inf, -5.f, -pi2}, {"atan2", inf, inf, pi4}, {"atan2", -inf, inf, -pi4},
-        {"atan2", inf, -inf, pi34}, {"atan2", -inf, -inf, -pi34}, {"atan2", 1.f, 1.f, pi4}, {"atan2", -1.f, -1.f, -pi34},
-        {"atan2", nan, 1.f, nan},  {"atan2", 1.f, nan, nan},  {"atan2", inf, nan, nan},  {"atan2", nan, inf, nan},
-        {"atan2", 0.f, nan, nan},
+        {"asin", 0.f, 0, 0.f},        {"asin", -0.f, 0, -0.f},      {"asin", 1.f, 0, pi2},
+        {"asin", -1.f, 0, -pi2},      {"asin", 1.0000001f, 0, nan}, {"asin", -2.f, 0, nan},
+        {"asin", inf, 0, nan},        {"asin", nan, 0, nan},        {"acos", 1.f, 0, 0.f},
+        {"acos", -1.f, 0, pi},        {"acos", 0.f, 0, pi2},        {"acos", -0.f, 0, pi2},
+        {"acos", 1.0000001f, 0, nan}, {"acos", -inf, 0, nan},       {"acos", nan, 0, nan},
+        {"atan", 0.f, 0, 0.f},        {"atan", -0.f, 0, -0.f},      {"atan", inf, 0, pi2},
+        {"atan", -inf, 0, -pi2},      {"atan", 1.f, 0, pi4},        {"atan", nan, 0, nan},
+        {"atan", 1e-40f, 0, 1e-40f},  {"atan2", 0.f, 0.f, 0.f},     {"atan2", -0.f, 0.f, -0.f},
+        {"atan2", 0.f, -0.f, pi},     {"atan2", -0.f, -0.f, -pi},   {"atan2", 0.f, -3.f, pi},
+        {"atan2", -0.f, -3.f, -pi},   {"atan2", 0.f, 3.f, 0.f},     {"atan2", -0.f, 3.f, -0.f},
+        {"atan2", 2.f, 0.f, pi2},     {"atan2", 2.f, -0.f, pi2},    {"atan2", -2.f, 0.f, -pi2},
+        {"atan2", -2.f, -0.f, -pi2},  {"atan2", 5.f, inf, 0.f},     {"atan2", -5.f, inf, -0.f},
+        {"atan2", 5.f, -inf, pi},     {"atan2", -5.f, -inf, -pi},   {"atan2", inf, 5.f, pi2},
+        {"atan2", -inf, -5.f, -pi2},  {"atan2", inf, inf, pi4},     {"atan2", -inf, inf, -pi4},
+        {"atan2", inf, -inf, pi34},   {"atan2", -inf, -inf, -pi34}, {"atan2", 1.f, 1.f, pi4},
+        {"atan2", -1.f, -1.f, -pi34}, {"atan2", nan, 1.f, nan},     {"atan2", 1.f, nan, nan},
+        {"atan2", inf, nan, nan},     {"atan2", nan, inf, nan},     {"atan2", 0.f, nan, nan},
     };
     std::vector<float> ys, xs;
     for (const Case& c : cases) ys.push_back(c.y), xs.push_back(c.x);
@@ -233,14 +242,18 @@ TEST(InverseTrig, SpecialValuesAsC) {
         for (const Tensor& o : outs) got.push_back(o.to(Device::host()).to_vector<float>());
         for (size_t i = 0; i < cases.size(); ++i) {
             const Case& c = cases[i];
-            size_t k = std::string(c.op) == "asin" ? 0 : std::string(c.op) == "acos" ? 1 : std::string(c.op) == "atan" ? 2 : 3;
+            size_t k = std::string(c.op) == "asin" ? 0
+                : std::string(c.op) == "acos"      ? 1
+                : std::string(c.op) == "atan"      ? 2
+                                                   : 3;
             float g = got[k][i];
             // the tile engine may read the denormal 1e-40 as +0
             float want = d != Device::host() && c.y == 1e-40f && g == 0 ? 0.f : c.want;
             if (std::isnan(want)) {
                 EXPECT_TRUE(std::isnan(g)) << c.op << "(" << c.y << ", " << c.x << ") = " << g;
             } else {
-                EXPECT_EQ(bits_of(g), bits_of(want)) << c.op << "(" << c.y << ", " << c.x << ") = " << g << ", want " << want;
+                EXPECT_EQ(bits_of(g), bits_of(want))
+                    << c.op << "(" << c.y << ", " << c.x << ") = " << g << ", want " << want;
             }
         }
     }
@@ -255,7 +268,7 @@ TEST(InverseTrig, DtypesAndNumbers) {
         EXPECT_EQ(x.acos().dtype(), t);
         EXPECT_EQ(x.atan().dtype(), t);
         EXPECT_EQ(x.atan2(x).dtype(), t);
-        EXPECT_EQ(atan2(x, 1).dtype(), t);    // the number takes the tensor's dtype
+        EXPECT_EQ(atan2(x, 1).dtype(), t);  // the number takes the tensor's dtype
         EXPECT_EQ(atan2(2.5, x).dtype(), t);
     }
     // integers and bool compute in f32, as sinh
@@ -281,7 +294,8 @@ TEST(InverseTrig, ErrorsNameTheOp) {
             f();
             ADD_FAILURE() << "no error";
         } catch (const Error& e) {
-            for (const auto& s : frags) EXPECT_NE(e.message().find(s), std::string::npos) << e.message() << " lacks " << s;
+            for (const auto& s : frags)
+                EXPECT_NE(e.message().find(s), std::string::npos) << e.message() << " lacks " << s;
         }
     };
     expect_error([] { atan2(zeros({2, 3}), zeros({4})); }, {"atan2", "[2,3]", "[4]"});
@@ -291,7 +305,8 @@ TEST(InverseTrig, ErrorsNameTheOp) {
     expect_error([] { atan2(Tensor(), 1.0); }, {"atan2"});
     expect_error([] { atan2(1.0, Tensor()); }, {"atan2"});
     for (Device d : zyx::available_devices())
-        if (d != Device::host()) expect_error([d] { atan2(zeros({2}), zeros({2}, DType::f32, d)); }, {"atan2", d.str()});
+        if (d != Device::host())
+            expect_error([d] { atan2(zeros({2}), zeros({2}, DType::f32, d)); }, {"atan2", d.str()});
 }
 
 // ---- gradients --------------------------------------------------------------------------------
@@ -338,7 +353,8 @@ TEST(InverseTrig, GradientsAreTheClosedForms) {
         expect_near(ta.grad(), {n}, dt, 2e-6);
         expect_near(ty.grad(), {n}, dy, 2e-6);
         expect_near(tx.grad(), {n}, dx, 2e-6);
-        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks) << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
+        EXPECT_EQ(zyx::runtime_stats().fallbacks, fallbacks)
+            << "a kernel fell back to the host: " << zyx::runtime_stats().last_fallback;
     }
 }
 

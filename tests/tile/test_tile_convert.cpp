@@ -62,9 +62,9 @@ Tile edge_tile(std::mt19937& rng) {
         uint32_t u = rng();
         switch (rng() % 6) {
             case 0: u = specials[rng() % (sizeof specials / sizeof specials[0])]; break;
-            case 1: u = (u & 0xffff0000u) | 0x8000u; break;   // bf16 tie
-            case 2: u = (u & 0xffff0000u) | 0x7fffu; break;   // just below a bf16 tie
-            case 3: u = (u & 0xffffe000u) | 0x1000u; break;   // fp16 mantissa tie
+            case 1: u = (u & 0xffff0000u) | 0x8000u; break;  // bf16 tie
+            case 2: u = (u & 0xffff0000u) | 0x7fffu; break;  // just below a bf16 tie
+            case 3: u = (u & 0xffffe000u) | 0x1000u; break;  // fp16 mantissa tie
             default: break;
         }
         t.v[i] = from_bits(u);
@@ -95,7 +95,10 @@ TEST(TileFaces, UnpackReadsFacesIntoRowMajor) {
 
 TEST(TileFaces, RoundTripEveryFormat) {
     std::mt19937 rng(7);
-    struct Case { DataFormat f; uint32_t bytes; };
+    struct Case {
+        DataFormat f;
+        uint32_t bytes;
+    };
     for (Case k : {Case{DataFormat::Float32, 4096}, Case{DataFormat::Float16_b, 2048}, Case{DataFormat::Float16, 2048},
                    Case{DataFormat::Bfp8_b, 1088}, Case{DataFormat::Int32, 4096}, Case{DataFormat::UInt32, 4096},
                    Case{DataFormat::UInt16, 2048}, Case{DataFormat::UInt8, 1024}}) {
@@ -106,14 +109,15 @@ TEST(TileFaces, RoundTripEveryFormat) {
                 case DataFormat::Float16_b: in.v[i] = tile_test::random_bf16(rng); break;
                 case DataFormat::Float16:  // 11 significant bits, inside the normal fp16 range
                     in.v[i] = std::ldexp(float(1024 + int(rng() % 1024)) / 1024.0f, int(rng() % 20) - 10) *
-                              (rng() % 2 ? -1.0f : 1.0f);
+                        (rng() % 2 ? -1.0f : 1.0f);
                     break;
                 case DataFormat::Bfp8_b: {  // mag/64 · 2^3 with the row maximum having the top bit set
                     int mag = (i % 16 == 0) ? 64 + int(rng() % 64) : int(rng() % 128);
                     in.v[i] = float(mag) / 64.0f * 8.0f * (rng() % 2 && mag ? -1.0f : 1.0f);
                     break;
                 }
-                case DataFormat::Int32: case DataFormat::UInt32: in.v[i] = from_bits(uint32_t(rng())); break;
+                case DataFormat::Int32:
+                case DataFormat::UInt32: in.v[i] = from_bits(uint32_t(rng())); break;
                 case DataFormat::UInt16: in.v[i] = from_bits(uint32_t(rng() & 0xffff)); break;
                 default: in.v[i] = from_bits(uint32_t(rng() & 0xff)); break;
             }
@@ -178,14 +182,14 @@ TEST(TilePackFp16, TensixPatternsSaturationAndFlush) {
     EXPECT_EQ(pack16(DataFormat::Float16, 1.0f), 0x3c00);
     EXPECT_EQ(pack16(DataFormat::Float16, -2.5f), 0xc100);
     EXPECT_EQ(pack16(DataFormat::Float16, 65504.0f), 0x7bff);
-    EXPECT_EQ(pack16(DataFormat::Float16, 65536.0f), 0x7c00);    // exponent 31 is a normal binade
-    EXPECT_EQ(pack16(DataFormat::Float16, 131008.0f), 0x7fff);   // largest Tensix FP16
-    EXPECT_EQ(pack16(DataFormat::Float16, 200000.0f), 0x7fff);   // saturates
+    EXPECT_EQ(pack16(DataFormat::Float16, 65536.0f), 0x7c00);   // exponent 31 is a normal binade
+    EXPECT_EQ(pack16(DataFormat::Float16, 131008.0f), 0x7fff);  // largest Tensix FP16
+    EXPECT_EQ(pack16(DataFormat::Float16, 200000.0f), 0x7fff);  // saturates
     EXPECT_EQ(pack16(DataFormat::Float16, -1e30f), 0xffff);
     EXPECT_EQ(pack16(DataFormat::Float16, std::numeric_limits<float>::infinity()), 0x7fff);
     EXPECT_EQ(pack16(DataFormat::Float16, std::numeric_limits<float>::quiet_NaN()), 0x7fff);  // NaN → inf → sat
-    EXPECT_EQ(pack16(DataFormat::Float16, std::ldexp(1.0f, -14)), 0x0400);  // smallest normal
-    EXPECT_EQ(pack16(DataFormat::Float16, std::ldexp(1.0f, -15)), 0x0000);  // below: flushed
+    EXPECT_EQ(pack16(DataFormat::Float16, std::ldexp(1.0f, -14)), 0x0400);                    // smallest normal
+    EXPECT_EQ(pack16(DataFormat::Float16, std::ldexp(1.0f, -15)), 0x0000);                    // below: flushed
     EXPECT_EQ(pack16(DataFormat::Float16, -std::ldexp(1.0f, -20)), 0x0000);
     EXPECT_EQ(pack16(DataFormat::Float16, -0.0f), 0x0000);
     EXPECT_EQ(pack16(DataFormat::Float16, from_bits(0x3f801000u)), 0x3c01);  // 1 + 2^-11: tie → away
@@ -238,13 +242,38 @@ TEST(TilePackInt, NarrowFormatsKeepLowBits) {
 TEST(TileBfp8, PackHandComputedBlock) {
     // Face 0 row 0 (tile row 0, cols 0..15). Shared exponent = max bf16 exponent = 127.
     // Magnitude = value · 64 / 2^(127−127), rounded ties away, saturated at 127.
-    const float row[16] = {1.0f, 0.5f, 0.25f, -1.5f, 0.015625f /*2^-6*/, 0.0078125f /*2^-7*/,
-                           1.9921875f, 0.0f, -0.0f, 0.75f, from_bits(0x3f808000u) /*1.00390625*/,
-                           1e-30f, -0.005859375f /*-0.375·2^-6*/, 0.0234375f /*1.5·2^-6*/, 1.0f, 1.0f};
-    const uint8_t expect[16] = {0x40, 0x20, 0x10, 0x80 | 0x60, 0x01, 0x01 /*0.5 → away → 1*/,
-                                0x7f /*127.5 → 128 → saturate*/, 0x00, 0x00, 0x30,
+    const float row[16] = {1.0f,
+                           0.5f,
+                           0.25f,
+                           -1.5f,
+                           0.015625f /*2^-6*/,
+                           0.0078125f /*2^-7*/,
+                           1.9921875f,
+                           0.0f,
+                           -0.0f,
+                           0.75f,
+                           from_bits(0x3f808000u) /*1.00390625*/,
+                           1e-30f,
+                           -0.005859375f /*-0.375·2^-6*/,
+                           0.0234375f /*1.5·2^-6*/,
+                           1.0f,
+                           1.0f};
+    const uint8_t expect[16] = {0x40,
+                                0x20,
+                                0x10,
+                                0x80 | 0x60,
+                                0x01,
+                                0x01 /*0.5 → away → 1*/,
+                                0x7f /*127.5 → 128 → saturate*/,
+                                0x00,
+                                0x00,
+                                0x30,
                                 65 /*0x3f808000 → bf16 0x3f81 (ties away) = 1.0078125 → 64.5 → 65*/,
-                                0x00, 0x00 /*0.375 → 0*/, 0x02 /*1.5 → away → 2*/, 0x40, 0x40};
+                                0x00,
+                                0x00 /*0.375 → 0*/,
+                                0x02 /*1.5 → away → 2*/,
+                                0x40,
+                                0x40};
     Tile t;
     for (int c = 0; c < 16; ++c) t.at(0, c) = row[c];
     // Face 1 row 0 (tile row 0, cols 16..31): 4.0, 1.0, −3.0 → exponent 129.
@@ -253,9 +282,9 @@ TEST(TileBfp8, PackHandComputedBlock) {
     t.at(0, 18) = -3.0f;
     std::vector<uint8_t> l1(1088);
     tile::pack_tile(DataFormat::Bfp8_b, t.v, l1.data());
-    EXPECT_EQ(l1[0], 127);        // face 0 row 0 exponent
-    EXPECT_EQ(l1[1], 0);          // face 0 row 1: all zero
-    EXPECT_EQ(l1[16], 129);       // face 1 row 0 exponent
+    EXPECT_EQ(l1[0], 127);   // face 0 row 0 exponent
+    EXPECT_EQ(l1[1], 0);     // face 0 row 1: all zero
+    EXPECT_EQ(l1[16], 129);  // face 1 row 0 exponent
     for (int c = 0; c < 16; ++c) EXPECT_EQ(l1[64 + c], expect[c]) << "datum " << c << " value " << row[c];
     EXPECT_EQ(l1[64 + 256 + 0], 0x40);         // 4.0 = 64/64 · 2^2
     EXPECT_EQ(l1[64 + 256 + 1], 0x10);         // 1.0 = 16/64 · 2^2
@@ -264,15 +293,15 @@ TEST(TileBfp8, PackHandComputedBlock) {
 
 TEST(TileBfp8, UnpackHandComputedBlock) {
     std::vector<uint8_t> l1(1088, 0);
-    l1[0] = 128;                 // face 0 row 0: exponent 128 → scale 2^1 / 64
-    l1[64 + 0] = 0x40;           // 64/64·2 = 2
-    l1[64 + 1] = 0x81;           // −1/64·2 = −0.03125
-    l1[64 + 2] = 0x80;           // sign with zero magnitude: −inf (hardware conversion rule)
-    l1[64 + 3] = 0x00;           // +0
-    l1[64 + 4] = 0x7f;           // 127/64·2 = 3.96875
-    l1[64 + 5] = 0x03;           // 3/64·2 = 0.09375
-    l1[48] = 120;                // face 3 row 0 = tile row 16, cols 16..31
-    l1[64 + 768] = 0x60;         // 96/64 · 2^-7
+    l1[0] = 128;          // face 0 row 0: exponent 128 → scale 2^1 / 64
+    l1[64 + 0] = 0x40;    // 64/64·2 = 2
+    l1[64 + 1] = 0x81;    // −1/64·2 = −0.03125
+    l1[64 + 2] = 0x80;    // sign with zero magnitude: −inf (hardware conversion rule)
+    l1[64 + 3] = 0x00;    // +0
+    l1[64 + 4] = 0x7f;    // 127/64·2 = 3.96875
+    l1[64 + 5] = 0x03;    // 3/64·2 = 0.09375
+    l1[48] = 120;         // face 3 row 0 = tile row 16, cols 16..31
+    l1[64 + 768] = 0x60;  // 96/64 · 2^-7
     Tile t;
     tile::unpack_tile(DataFormat::Bfp8_b, l1.data(), t.v);
     EXPECT_EQ(t.at(0, 0), 2.0f);
@@ -311,7 +340,8 @@ TEST(TileDest16, Fp16RangeRoundingAndSaturation) {
     EXPECT_EQ(dst_round(h, 0x3f803000u, Rounding::NearestEven), 0x3f804000u);
     EXPECT_EQ(dst_round(h, 0x3f801fffu, Rounding::TowardZero), 0x3f800000u);
     EXPECT_EQ(from_bits(dst_round(h, bits(200000.0f), Rounding::NearestEven)), 131008.0f);
-    EXPECT_EQ(from_bits(dst_round(h, bits(-std::numeric_limits<float>::infinity()), Rounding::NearestEven)), -131008.0f);
+    EXPECT_EQ(from_bits(dst_round(h, bits(-std::numeric_limits<float>::infinity()), Rounding::NearestEven)),
+              -131008.0f);
     EXPECT_EQ(from_bits(dst_round(h, 0x7fc00000u, Rounding::NearestEven)), 131008.0f);
     EXPECT_EQ(dst_round(h, bits(1e-6f), Rounding::NearestEven), 0x00000000u);
     EXPECT_EQ(dst_round(h, bits(-1e-6f), Rounding::NearestEven), 0x80000000u);
@@ -322,13 +352,13 @@ TEST(TileDest16, WholeTileMatchesScalarReference) {
     // Every element of a random tile, against core's f32_to_bf16 (same rounding modes).
     std::mt19937 rng(3);
     Tile t, ref;
-    for (int i = 0; i < 1024; ++i) t.v[i] = std::ldexp(std::uniform_real_distribution<float>(-1, 1)(rng), int(rng() % 40) - 20);
+    for (int i = 0; i < 1024; ++i)
+        t.v[i] = std::ldexp(std::uniform_real_distribution<float>(-1, 1)(rng), int(rng() % 40) - 20);
     for (Rounding r : {Rounding::NearestEven, Rounding::NearestTiesAway, Rounding::TowardZero}) {
         ref = t;
         Tile got = t;
         tile::dest16_round(DataFormat::Float16_b, got.v, r);
-        for (int i = 0; i < 1024; ++i)
-            ASSERT_EQ(bits(got.v[i]), uint32_t(zyx::f32_to_bf16(ref.v[i], r)) << 16) << i;
+        for (int i = 0; i < 1024; ++i) ASSERT_EQ(bits(got.v[i]), uint32_t(zyx::f32_to_bf16(ref.v[i], r)) << 16) << i;
     }
 }
 
@@ -350,7 +380,8 @@ TEST(TileDest16, EdgeValuesEverywhere) {
             tile::dest16_round(DataFormat::Float16, h.v, r);
             for (int i = 0; i < 1024; ++i) {
                 uint32_t u = bits(in.v[i]);
-                ASSERT_EQ(bits(b.v[i]), bf16_rule(u, r)) << "bf16 mode " << int(r) << " element " << i << " bits " << std::hex << u;
+                ASSERT_EQ(bits(b.v[i]), bf16_rule(u, r))
+                    << "bf16 mode " << int(r) << " element " << i << " bits " << std::hex << u;
                 ASSERT_EQ(bits(h.v[i]), dst_round(DataFormat::Float16, u, r))
                     << "fp16 mode " << int(r) << " element " << i << " bits " << std::hex << u;
             }
@@ -374,11 +405,16 @@ TEST(TileDest16, RejectsNon16BitFormats) {
 
 TEST(TilePackRounded, SameBitsAsDest16RoundThenPack) {
     std::mt19937 rng(11);
-    struct Case { DataFormat pack, dest; uint32_t bytes; };
+    struct Case {
+        DataFormat pack, dest;
+        uint32_t bytes;
+    };
     for (int rep = 0; rep < 40; ++rep) {
         Tile in = edge_tile(rng);
-        for (Case k : {Case{DataFormat::Float16_b, DataFormat::Float16_b, 2048}, Case{DataFormat::Float16, DataFormat::Float16, 2048},
-                       Case{DataFormat::Float32, DataFormat::Float16_b, 4096}, Case{DataFormat::Bfp8_b, DataFormat::Float16_b, 1088},
+        for (Case k : {Case{DataFormat::Float16_b, DataFormat::Float16_b, 2048},
+                       Case{DataFormat::Float16, DataFormat::Float16, 2048},
+                       Case{DataFormat::Float32, DataFormat::Float16_b, 4096},
+                       Case{DataFormat::Bfp8_b, DataFormat::Float16_b, 1088},
                        Case{DataFormat::Float16_b, DataFormat::Float16, 2048}})
             for (Rounding r : {Rounding::NearestEven, Rounding::NearestTiesAway, Rounding::TowardZero}) {
                 Tile rounded = in;
@@ -408,7 +444,8 @@ TEST(TilePackRounded, EveryPositionPacksLikePositionZero) {
             for (int r = 0; r < 32; ++r)
                 for (int c = 0; c < 32; ++c) {
                     float x = in.at(r, c);
-                    ASSERT_EQ(plain[l1_index(r, c)], pack16(f, x)) << int(f) << " at " << r << "," << c << " bits " << std::hex << bits(x);
+                    ASSERT_EQ(plain[l1_index(r, c)], pack16(f, x))
+                        << int(f) << " at " << r << "," << c << " bits " << std::hex << bits(x);
                     Tile one;
                     one.v[0] = x;
                     tile::dest16_round(f, one.v, Rounding::NearestEven);
@@ -423,11 +460,11 @@ TEST(TilePackRounded, Bf16TiesGoToEvenNotAway) {
     // The packer alone rounds 0x3f808000 away to 0x3f81; a DST that rounded to nearest even
     // first holds 0x3f80, and that is what must reach L1.
     Tile t;
-    t.v[0] = from_bits(0x3f808000u);   // tie, even below
-    t.v[1] = from_bits(0x3f818000u);   // tie, odd below: up
-    t.v[2] = from_bits(0xffc00000u);   // NaN: inf of its sign
-    t.v[3] = from_bits(0x807fffffu);   // rounds up to the smallest normal, keeps its sign
-    t.v[4] = from_bits(0x80000000u);   // -0 → +0
+    t.v[0] = from_bits(0x3f808000u);  // tie, even below
+    t.v[1] = from_bits(0x3f818000u);  // tie, odd below: up
+    t.v[2] = from_bits(0xffc00000u);  // NaN: inf of its sign
+    t.v[3] = from_bits(0x807fffffu);  // rounds up to the smallest normal, keeps its sign
+    t.v[4] = from_bits(0x80000000u);  // -0 → +0
     std::vector<uint16_t> l1(1024);
     tile::pack_tile_rounded(DataFormat::Float16_b, DataFormat::Float16_b, Rounding::NearestEven, t.v, l1.data());
     EXPECT_EQ(l1[0], 0x3f80u);

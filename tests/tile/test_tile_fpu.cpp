@@ -62,8 +62,8 @@ TEST(TileEltwise, AddSubMulEveryBroadcastWithAndWithoutAccumulate) {
                         double x = a.at(r, c), y = bcast_value(b, bc, r, c);
                         double v = op == tile::EltwiseOp::Add ? x + y : op == tile::EltwiseOp::Sub ? x - y : x * y;
                         float want = acc ? float(double(d0.at(r, c)) + double(float(v))) : float(v);
-                        ASSERT_EQ(d.at(r, c), want) << "op " << int(op) << " bcast " << int(bc) << " acc " << acc
-                                                    << " at " << r << "," << c;
+                        ASSERT_EQ(d.at(r, c), want)
+                            << "op " << int(op) << " bcast " << int(bc) << " acc " << acc << " at " << r << "," << c;
                     }
             }
 }
@@ -86,28 +86,28 @@ TEST(TileEltwise, AddIgnoresFidelityMulUsesIt) {
         for (int i = 0; i < 1024; ++i) {
             double x = a.v[i], y = b.v[i];
             double ah = keep_significant(a.v[i], 5), bh = keep_significant(b.v[i], 7);
-            double want = f == MathFidelity::LoFi    ? ah * bh
-                          : f == MathFidelity::HiFi2 ? x * bh
-                          : f == MathFidelity::HiFi3 ? x * bh + ah * (y - bh)
-                                                     : x * y;
+            double want = f == MathFidelity::LoFi ? ah * bh
+                : f == MathFidelity::HiFi2        ? x * bh
+                : f == MathFidelity::HiFi3        ? x * bh + ah * (y - bh)
+                                                  : x * y;
             ASSERT_NEAR(d.v[i], want, std::fabs(want) * 2.5e-7) << "fidelity " << int(f) << " element " << i;
             worst_rel = std::max(worst_rel, std::fabs(d.v[i] - x * y) / std::fabs(x * y));
         }
         if (f == MathFidelity::LoFi) {
             EXPECT_GT(worst_rel, 1.0 / 64);  // LoFi really loses bits
         }
-        if (f == MathFidelity::HiFi4) {
-            EXPECT_EQ(worst_rel, 0.0);
-        }
+        if (f == MathFidelity::HiFi4) { EXPECT_EQ(worst_rel, 0.0); }
     }
 }
 
 TEST(TileEltwise, InvalidArgumentsThrow) {
     Tile a, b, d;
-    EXPECT_THROW(tile::eltwise_binary(tile::EltwiseOp(9), tile::Broadcast::None, a.v, b.v, d.v, false, MathFidelity::HiFi4),
-                 zyx::Error);
-    EXPECT_THROW(tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast(9), a.v, b.v, d.v, false, MathFidelity::HiFi4),
-                 zyx::Error);
+    EXPECT_THROW(
+        tile::eltwise_binary(tile::EltwiseOp(9), tile::Broadcast::None, a.v, b.v, d.v, false, MathFidelity::HiFi4),
+        zyx::Error);
+    EXPECT_THROW(
+        tile::eltwise_binary(tile::EltwiseOp::Add, tile::Broadcast(9), a.v, b.v, d.v, false, MathFidelity::HiFi4),
+        zyx::Error);
     try {
         tile::matmul(a.v, b.v, d.v, false, MathFidelity(1));
         FAIL();
@@ -132,10 +132,10 @@ void matmul_reference(const Tile& a, const Tile& b, const Tile& dst0, bool tb, M
             for (int k = 0; k < 32; ++k) {
                 float av = a.at(i, k), bv = tb ? b.at(j, k) : b.at(k, j);
                 double x = av, y = bv, xh = keep_significant(av, 7), yh = keep_significant(bv, 5);
-                double p = f == MathFidelity::LoFi    ? xh * yh
-                           : f == MathFidelity::HiFi2 ? xh * y
-                           : f == MathFidelity::HiFi3 ? xh * y + (x - xh) * yh
-                                                      : x * y;
+                double p = f == MathFidelity::LoFi ? xh * yh
+                    : f == MathFidelity::HiFi2     ? xh * y
+                    : f == MathFidelity::HiFi3     ? xh * y + (x - xh) * yh
+                                                   : x * y;
                 s += p;
                 m += std::fabs(p);
             }
@@ -234,19 +234,25 @@ TEST(TileReduce, SumPlacementPerDimensionAndAccumulation) {
         tile::reduce(tile::PoolType::Sum, dim, in.v, sc.v, d.v);  // accumulates
         for (int r = 0; r < 32; ++r)
             for (int c = 0; c < 32; ++c) {
-                bool is_out = dim == tile::ReduceDim::Row ? c == 0 : dim == tile::ReduceDim::Col ? r == 0 : (r == 0 && c == 0);
+                bool is_out = dim == tile::ReduceDim::Row ? c == 0
+                    : dim == tile::ReduceDim::Col         ? r == 0
+                                                          : (r == 0 && c == 0);
                 if (!is_out) {
                     ASSERT_EQ(d.at(r, c), 7.0f) << "dim " << int(dim) << " touched " << r << "," << c;
                     continue;
                 }
                 double s = 0;
                 for (int k = 0; k < 32; ++k) {
-                    if (dim == tile::ReduceDim::Row) s += in.at(r, k);
-                    else if (dim == tile::ReduceDim::Col) s += in.at(k, c);
-                    else for (int j = 0; j < 32; ++j) s += in.at(k, j);
+                    if (dim == tile::ReduceDim::Row)
+                        s += in.at(r, k);
+                    else if (dim == tile::ReduceDim::Col)
+                        s += in.at(k, c);
+                    else
+                        for (int j = 0; j < 32; ++j) s += in.at(k, j);
                 }
                 double want = 7.0 + 2 * s;
-                ASSERT_NEAR(d.at(r, c), want, std::fabs(want) * 2.4e-7 + 1e-6) << "dim " << int(dim) << " at " << r << "," << c;
+                ASSERT_NEAR(d.at(r, c), want, std::fabs(want) * 2.4e-7 + 1e-6)
+                    << "dim " << int(dim) << " at " << r << "," << c;
             }
     }
 }
@@ -337,8 +343,8 @@ TEST(TileTranspose, TransposesAndAllowsInPlace) {
 TEST(TileTranspose, InDstTransposeFollowsTheDstWidth) {
     Tile in;
     for (int i = 0; i < 1024; ++i) in.v[i] = from_bits(0x3f800000u + uint32_t(i) * 0x00010001u);  // both halves vary
-    in.v[5] = from_bits(0x00012345u);   // a denormal: its exponent field is 0
-    in.v[6] = from_bits(0x80001234u);   // a negative denormal
+    in.v[5] = from_bits(0x00012345u);                          // a denormal: its exponent field is 0
+    in.v[6] = from_bits(0x80001234u);                          // a negative denormal
     auto t_of = [](int i) { return (i % 32) * 32 + i / 32; };  // the element (c, r) moves to (r, c)
 
     Tile t = in;  // 32-bit DST, is_32bit: the exact bitwise transpose, denormals kept
@@ -379,7 +385,5 @@ TEST(TileReduce, FpuMinIsUnsupported) {
     try {
         tile::reduce(tile::PoolType::Min, tile::ReduceDim::Row, a.v, s.v, d.v);
         FAIL() << "expected an error";
-    } catch (const zyx::Error& e) {
-        EXPECT_EQ(e.status(), zyx::ErrorStatus::Unsupported);
-    }
+    } catch (const zyx::Error& e) { EXPECT_EQ(e.status(), zyx::ErrorStatus::Unsupported); }
 }

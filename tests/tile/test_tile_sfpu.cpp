@@ -34,10 +34,42 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::vector<float> edge_values() {
-    return {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, -2.0f, 3.75f, -3.75f, 10.0f, -10.0f, 20.5f, -20.5f,
-            30.0f, -30.0f, 88.0f, -88.0f, 100.0f, -100.0f, 1e-3f, -1e-3f, 1e-30f, -1e-30f, 1e-40f, -1e-40f,
-            1e30f, -1e30f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(),
-            std::numeric_limits<float>::max(), 0.999f, -0.999f, 0.25f, 1.5f};
+    return {0.0f,
+            -0.0f,
+            1.0f,
+            -1.0f,
+            0.5f,
+            -0.5f,
+            2.0f,
+            -2.0f,
+            3.75f,
+            -3.75f,
+            10.0f,
+            -10.0f,
+            20.5f,
+            -20.5f,
+            30.0f,
+            -30.0f,
+            88.0f,
+            -88.0f,
+            100.0f,
+            -100.0f,
+            1e-3f,
+            -1e-3f,
+            1e-30f,
+            -1e-30f,
+            1e-40f,
+            -1e-40f,
+            1e30f,
+            -1e30f,
+            kInf,
+            -kInf,
+            std::numeric_limits<float>::quiet_NaN(),
+            std::numeric_limits<float>::max(),
+            0.999f,
+            -0.999f,
+            0.25f,
+            1.5f};
 }
 
 // Edge values first, then a ramp over [-8, 8].
@@ -48,7 +80,9 @@ Tile input_tile() {
     return t;
 }
 
-double flushed(double x) { return std::fabs(x) < double(std::numeric_limits<float>::min()) ? std::copysign(0.0, x) : x; }
+double flushed(double x) {
+    return std::fabs(x) < double(std::numeric_limits<float>::min()) ? std::copysign(0.0, x) : x;
+}
 
 ::testing::AssertionResult close(float got, double ref, double rtol, double atol) {
     if (std::isnan(ref)) {
@@ -81,13 +115,13 @@ double erfinv_bisect(double y) {
 struct UnaryCase {
     SU op;
     const char* name;
-    float param;             // passed as f32 bits (PowerIterative: as an integer)
+    float param;  // passed as f32 bits (PowerIterative: as an integer)
     double rtol, atol;
     std::function<double(double x, double p)> ref;
     bool raw = false;  // the op tests the unflushed word (comp.h's zero tests): denormals are not zero
 };
 
-const double R = 4e-7;  // ~3 ulp of fp32: libm / libmvec float functions and one final rounding
+const double R = 4e-7;     // ~3 ulp of fp32: libm / libmvec float functions and one final rounding
 const double U1 = 1.2e-7;  // one rounding to fp32
 
 std::vector<UnaryCase> unary_cases() {
@@ -104,17 +138,24 @@ std::vector<UnaryCase> unary_cases() {
         {SU::Negative, "negative", 0, 0, 0, [](double x, double) { return -x; }},
         {SU::Abs, "abs", 0, 0, 0, [](double x, double) { return std::fabs(x); }},
         {SU::Relu, "relu", 0, 0, 0, [](double x, double) { return x < 0 ? 0.0 : x; }},
-        {SU::ReluMax, "relu_max", 6.0f, 0, 0, [](double x, double p) { return std::isnan(x) ? x : x > p ? p : x < 0 ? 0.0 : x; }},
+        {SU::ReluMax, "relu_max", 6.0f, 0, 0,
+         [](double x, double p) {
+             return std::isnan(x) ? x : x > p ? p : x < 0 ? 0.0 : x;
+         }},
         {SU::ReluMin, "relu_min", 0.5f, 0, 0, [](double x, double p) { return x < p ? p : x; }},
         {SU::LeakyRelu, "leaky_relu", 0.01f, R, 0, [](double x, double p) { return x < 0 ? x * p : x; }},
         {SU::Sigmoid, "sigmoid", 0, R, 1e-7, [](double x, double) { return 1.0 / (1.0 + std::exp(-x)); }},
         {SU::Tanh, "tanh", 0, R, 1e-7, [](double x, double) { return std::tanh(x); }},
-        {SU::Gelu, "gelu", 0, R, 1e-7, [](double x, double) { return std::isinf(x) ? (x > 0 ? x : 0.0) : 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }},
+        {SU::Gelu, "gelu", 0, R, 1e-7,
+         [](double x, double) { return std::isinf(x) ? (x > 0 ? x : 0.0) : 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }},
         {SU::Silu, "silu", 0, R, 1e-7, [](double x, double) { return x / (1.0 + std::exp(-x)); }},
         {SU::Square, "square", 0, R, 0, [](double x, double) { return x * x; }},
         {SU::Power, "power", 2.5f, R, 0, [](double x, double p) { return std::pow(x, p); }},
         {SU::PowerIterative, "power_iterative", 0, R, 0, [](double x, double) { return x * x * x; }},
-        {SU::Sign, "sign", 0, 0, 0, [](double x, double) { return std::isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }},
+        {SU::Sign, "sign", 0, 0, 0,
+         [](double x, double) {
+             return std::isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+         }},
         {SU::Signbit, "signbit", 0, 0, 0, [](double x, double) { return std::signbit(x) ? 1.0 : 0.0; }},
         {SU::Floor, "floor", 0, 0, 0, [](double x, double) { return std::floor(x); }},
         {SU::Ceil, "ceil", 0, 0, 0, [](double x, double) { return std::ceil(x); }},
@@ -125,7 +166,10 @@ std::vector<UnaryCase> unary_cases() {
         {SU::IsInf, "isinf", 0, 0, 0, [](double x, double) { return std::isinf(x) ? 1.0 : 0.0; }},
         {SU::IsNan, "isnan", 0, 0, 0, [](double x, double) { return std::isnan(x) ? 1.0 : 0.0; }},
         {SU::LogicalNot, "logical_not", 0, 0, 0, [](double x, double) { return x == 0 ? 1.0 : 0.0; }},
-        {SU::Heaviside, "heaviside", 0.25f, 0, 0, [](double x, double p) { return std::isnan(x) ? x : x < 0 ? 0.0 : x > 0 ? 1.0 : p; }},
+        {SU::Heaviside, "heaviside", 0.25f, 0, 0,
+         [](double x, double p) {
+             return std::isnan(x) ? x : x < 0 ? 0.0 : x > 0 ? 1.0 : p;
+         }},
         {SU::Softplus, "softplus", 0, R, 1e-7, [](double x, double) { return x > 20 ? x : std::log1p(std::exp(x)); }},
         {SU::Gtz, "gtz", 0, 0, 0, [](double x, double) { return x > 0 ? 1.0 : 0.0; }, true},
         {SU::Ltz, "ltz", 0, 0, 0, [](double x, double) { return x < 0 ? 1.0 : 0.0; }, true},
@@ -192,7 +236,8 @@ struct DenormalTiles {
 };
 DenormalTiles denormal_tiles(uint32_t seed) {
     std::mt19937 rng(seed);
-    const float dn[] = {1e-40f, -1e-40f, from_bits(1), from_bits(0x80000001u), from_bits(0x007fffffu), from_bits(0x807fffffu)};
+    const float dn[] = {
+        1e-40f, -1e-40f, from_bits(1), from_bits(0x80000001u), from_bits(0x007fffffu), from_bits(0x807fffffu)};
     DenormalTiles d;
     for (int i = 0; i < 1024; ++i) {
         const float x = i % 3 == 0 ? dn[(i / 3) % 6] : tile_test::random_bf16(rng, -3, 3);
@@ -240,18 +285,21 @@ TEST(TileSfpuBinary, ScalarOperandIsTheFilledTile) {
     std::mt19937 rng(43);
     Tile a;
     for (int i = 0; i < 1024; ++i) a.v[i] = i < int(e.size()) ? e[i] : tile_test::random_bf16(rng, -6, 6);
-    const float words[] = {0.0f, -0.0f, 2.5f, -1.5f, 1e-40f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(), 0.3f};
+    const float words[] = {0.0f, -0.0f, 2.5f, -1.5f, 1e-40f, kInf, -kInf, std::numeric_limits<float>::quiet_NaN(),
+                           0.3f};
     for (float w : words)
         for (uint32_t k = 0; k <= uint32_t(SB::Remainder); ++k) {
             Tile filled, want, got;
             tile::fill_bits(filled.v, bits(w));
             tile::sfpu_binary(SB(k), a.v, filled.v, want.v);
             tile::sfpu_binary_scalar(SB(k), a.v, bits(w), got.v);
-            for (int i = 0; i < 1024; ++i) ASSERT_EQ(bits(got.v[i]), bits(want.v[i])) << "op " << k << " (" << a.v[i] << ", " << w << ")";
+            for (int i = 0; i < 1024; ++i)
+                ASSERT_EQ(bits(got.v[i]), bits(want.v[i])) << "op " << k << " (" << a.v[i] << ", " << w << ")";
             tile::sfpu_binary(SB(k), filled.v, a.v, want.v);
             got = a;
             tile::sfpu_binary_scalar(SB(k), bits(w), got.v, got.v);  // in place over the tile operand
-            for (int i = 0; i < 1024; ++i) ASSERT_EQ(bits(got.v[i]), bits(want.v[i])) << "op " << k << " (" << w << ", " << a.v[i] << ")";
+            for (int i = 0; i < 1024; ++i)
+                ASSERT_EQ(bits(got.v[i]), bits(want.v[i])) << "op " << k << " (" << w << ", " << a.v[i] << ")";
         }
 }
 
@@ -260,7 +308,8 @@ TEST(TileSfpuBinary, PowerFollowsCsSpecialCases) {
     // exponents): the sign and NaN-ness of glibc's powf, the value within 1 ulp.
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float xs[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f, 0.5f, -0.5f, kInf, -kInf, nan, -8.0f, 3e20f, -3e20f};
-    const float ys[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f, -2.0f, 3.0f, -3.0f, 0.5f, -0.5f, 2.5f, kInf, -kInf, nan, 0x1p25f, 1e30f};
+    const float ys[] = {0.0f, -0.0f, 1.0f, -1.0f, 2.0f,  -2.0f, 3.0f,    -3.0f,
+                        0.5f, -0.5f, 2.5f, kInf,  -kInf, nan,   0x1p25f, 1e30f};
     Tile a, b, o;
     int n = 0;
     for (float x : xs)
@@ -427,7 +476,8 @@ TEST(TileSfpuUnary, ErfIsWithinItsBoundOnEveryThirdFloat) {
         for (int i = 0; i < n; ++i) {
             const float x = in.v[i], y = pos.v[i];
             // (plain tests: gtest's assertions cost more than the sweep itself)
-            if (bits(neg.v[i]) != bits(-y)) FAIL() << "erf(" << -x << ") = " << neg.v[i] << " is not -erf(" << x << ") = " << -y;
+            if (bits(neg.v[i]) != bits(-y))
+                FAIL() << "erf(" << -x << ") = " << neg.v[i] << " is not -erf(" << x << ") = " << -y;
             if (!(y >= last)) FAIL() << "erf decreases at x = " << x << ": " << y << " after " << last;
             last = y;
             if (bits(x) >= four) {
@@ -436,7 +486,8 @@ TEST(TileSfpuUnary, ErfIsWithinItsBoundOnEveryThirdFloat) {
             }
             const double ref = std::erf(double(x));  // in [FLT_MIN, 1)
             // the ulp of ref's fp32 binade: 2^(exponent − 23), from the bits of the double
-            const double ulp = std::bit_cast<double>((std::bit_cast<uint64_t>(ref) & 0x7ff0000000000000u) - (uint64_t(23) << 52));
+            const double ulp =
+                std::bit_cast<double>((std::bit_cast<uint64_t>(ref) & 0x7ff0000000000000u) - (uint64_t(23) << 52));
             const double ulps = std::fabs(double(y) - ref) / ulp;
             if (ulps > worst) worst = ulps, worst_x = x;
         }
@@ -452,7 +503,8 @@ TEST(TileSfpuUnary, ErfIsWithinItsBoundOnEveryThirdFloat) {
 // 2^18 floats from FLT_MIN (where the table's 2^32 scaling keeps the tail normal), each within
 // 0.63 ulp.
 TEST(TileSfpuUnary, ErfIsMonotonicOnEveryFloatWhereItIsFlat) {
-    std::vector<std::pair<uint32_t, uint32_t>> ranges = {{bits(2.0f), bits(4.0f)}, {0x00800000u, 0x00800000u + (1u << 18)}};
+    std::vector<std::pair<uint32_t, uint32_t>> ranges = {{bits(2.0f), bits(4.0f)},
+                                                         {0x00800000u, 0x00800000u + (1u << 18)}};
     for (int k = 0; k < 32; ++k) {
         const uint32_t b = bits((k + 0.5f) / 8);
         ranges.push_back({b - (1u << 14), b + (1u << 14)});
@@ -471,11 +523,14 @@ TEST(TileSfpuUnary, ErfIsMonotonicOnEveryFloatWhereItIsFlat) {
             tile::sfpu_unary(SU::Erf, out.v, 0, false);
             for (int i = 0; i < n; ++i) {
                 const float x = in.v[i], y = out.v[i];
-                if (!(y >= last)) FAIL() << "erf decreases at x = " << x << " (" << std::hex << bits(x) << "): " << y << " after " << last;
+                if (!(y >= last))
+                    FAIL() << "erf decreases at x = " << x << " (" << std::hex << bits(x) << "): " << y << " after "
+                           << last;
                 last = y;
                 const double ref = std::erf(double(x));
                 if (ref >= 1.0 - 0x1p-25) continue;  // rounds to 1 (ErfIsWithinItsBoundOnEveryThirdFloat checks those)
-                const double ulp = std::bit_cast<double>((std::bit_cast<uint64_t>(ref) & 0x7ff0000000000000u) - (uint64_t(23) << 52));
+                const double ulp =
+                    std::bit_cast<double>((std::bit_cast<uint64_t>(ref) & 0x7ff0000000000000u) - (uint64_t(23) << 52));
                 const double ulps = std::fabs(double(y) - ref) / ulp;
                 if (ulps > worst) worst = ulps, worst_x = x;
             }
@@ -489,11 +544,24 @@ TEST(TileSfpuUnary, ErfSpecialValues) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     // input, expected result (compared bit for bit)
     const std::vector<std::pair<float, float>> cases = {
-        {0.0f, 0.0f}, {-0.0f, -0.0f}, {kInf, 1.0f}, {-kInf, -1.0f}, {fmax, 1.0f}, {-fmax, -1.0f},
-        {1e-40f, 0.0f}, {-1e-40f, -0.0f}, {from_bits(0x007fffff), 0.0f}, {from_bits(0x807fffff), -0.0f},  // denormals
-        {fmin, float(M_2_SQRTPI * double(fmin))}, {-fmin, -float(M_2_SQRTPI * double(fmin))},  // erf(x) = 2x/√π there
-        {4.0f, 1.0f}, {3.95f, 1.0f}, {-100.0f, -1.0f},
-        {1.0f, float(std::erf(1.0))}, {-0.5f, float(std::erf(-0.5))}, {0.25f, float(std::erf(0.25))},
+        {0.0f, 0.0f},
+        {-0.0f, -0.0f},
+        {kInf, 1.0f},
+        {-kInf, -1.0f},
+        {fmax, 1.0f},
+        {-fmax, -1.0f},
+        {1e-40f, 0.0f},
+        {-1e-40f, -0.0f},
+        {from_bits(0x007fffff), 0.0f},
+        {from_bits(0x807fffff), -0.0f},  // denormals
+        {fmin, float(M_2_SQRTPI * double(fmin))},
+        {-fmin, -float(M_2_SQRTPI * double(fmin))},  // erf(x) = 2x/√π there
+        {4.0f, 1.0f},
+        {3.95f, 1.0f},
+        {-100.0f, -1.0f},
+        {1.0f, float(std::erf(1.0))},
+        {-0.5f, float(std::erf(-0.5))},
+        {0.25f, float(std::erf(0.25))},
         {3.75f, float(std::erf(3.75))},
     };
     Tile t;
@@ -501,7 +569,8 @@ TEST(TileSfpuUnary, ErfSpecialValues) {
     for (size_t i = 0; i < cases.size(); ++i) t.v[i] = cases[i].first;
     tile::sfpu_unary(SU::Erf, t.v, 0, false);
     for (size_t i = 0; i < cases.size(); ++i)
-        EXPECT_EQ(bits(t.v[i]), bits(cases[i].second)) << "erf(" << cases[i].first << ") = " << t.v[i] << ", expected " << cases[i].second;
+        EXPECT_EQ(bits(t.v[i]), bits(cases[i].second))
+            << "erf(" << cases[i].first << ") = " << t.v[i] << ", expected " << cases[i].second;
     for (size_t i = cases.size(); i < 1024; ++i) ASSERT_TRUE(std::isnan(t.v[i]));
     // a NaN keeps its sign
     tile::fill(t.v, -nan);
@@ -573,7 +642,11 @@ TEST(TileSfpuBinary, EveryOpOnEdgePairs) {
         {SB::Le, "le", 0, [](double x, double y) { return x <= y ? 1.0 : 0.0; }},
         {SB::Ge, "ge", 0, [](double x, double y) { return x >= y ? 1.0 : 0.0; }},
         // fmod is exact; a zero result is +0. remainder takes the sign of y (one rounding).
-        {SB::Fmod, "fmod", 0, [](double x, double y) { double r = std::fmod(x, y); return r == 0 ? 0.0 : r; }},
+        {SB::Fmod, "fmod", 0,
+         [](double x, double y) {
+             double r = std::fmod(x, y);
+             return r == 0 ? 0.0 : r;
+         }},
         {SB::Remainder, "remainder", U,
          [](double x, double y) {
              double r = std::fmod(x, y);
@@ -660,11 +733,23 @@ TEST(TileSfpuCompare, ScalarComparisonsReadDenormalsAsZero) {
 }
 
 TEST(TileSfpuRound, HalfToEvenAtDecimals) {
-    struct Case { float x; int32_t d; float want; };
+    struct Case {
+        float x;
+        int32_t d;
+        float want;
+    };
     const Case cases[] = {
-        {2.5f, 0, 2.0f},   {3.5f, 0, 4.0f},     {-2.5f, 0, -2.0f},     {0.4f, 0, 0.0f},
-        {1.25f, 1, 1.2f},  {1.35f, 1, 1.4f},    {1234.5f, -1, 1230.0f}, {1250.0f, -2, 1200.0f},
-        {0x1p24f + 2.0f, 0, 0x1p24f + 2.0f},    {kInf, 2, kInf},       {1.0f, 39, std::numeric_limits<float>::quiet_NaN()},
+        {2.5f, 0, 2.0f},
+        {3.5f, 0, 4.0f},
+        {-2.5f, 0, -2.0f},
+        {0.4f, 0, 0.0f},
+        {1.25f, 1, 1.2f},
+        {1.35f, 1, 1.4f},
+        {1234.5f, -1, 1230.0f},
+        {1250.0f, -2, 1200.0f},
+        {0x1p24f + 2.0f, 0, 0x1p24f + 2.0f},
+        {kInf, 2, kInf},
+        {1.0f, 39, std::numeric_limits<float>::quiet_NaN()},
     };
     for (const Case& c : cases) {
         Tile t;
@@ -681,9 +766,7 @@ TEST(TileSfpuRound, HalfToEvenAtDecimals) {
             continue;
         }
         EXPECT_EQ(t.v[0], ref) << c.x << " at " << c.d;
-        if (!std::isinf(c.want)) {
-            EXPECT_NEAR(t.v[0], c.want, std::fabs(c.want) * 1e-6) << c.x << " at " << c.d;
-        }
+        if (!std::isinf(c.want)) { EXPECT_NEAR(t.v[0], c.want, std::fabs(c.want) * 1e-6) << c.x << " at " << c.d; }
     }
 }
 
@@ -702,7 +785,7 @@ TEST(TileWhere, TheConditionIsTestedOnItsBits) {
         bool take_a = bits(c.v[i]) != 0;
         ASSERT_EQ(bits(o.v[i]), bits(take_a ? a.v[i] : b.v[i])) << i;
     }
-    EXPECT_EQ(o.v[0], b.v[0]);  // +0 → false
+    EXPECT_EQ(o.v[0], b.v[0]);              // +0 → false
     EXPECT_EQ(bits(o.v[1]), bits(a.v[1]));  // −0 is a nonzero word → true
     Tile alias = c;
     tile::where(alias.v, a.v, b.v, alias.v);  // output over the condition
@@ -758,7 +841,7 @@ TEST(TileSfpuReduce, FloatMaxMinFollowSfpswapOrder) {
         for (int c = 0; c < 32; ++c) in.at(r, c) = float((r * 7 + c * 3) % 19) - 9.0f;
     for (int r = 0; r < 32; ++r) in.at(r, 0) = -0.0f;  // column 0: −0 everywhere, +0 once
     in.at(5, 0) = 0.0f;
-    in.at(3, 1) = nan;  // +NaN sorts above +inf
+    in.at(3, 1) = nan;   // +NaN sorts above +inf
     in.at(4, 2) = -nan;  // −NaN sorts below −inf
     in.at(6, 3) = -std::numeric_limits<float>::infinity();
     Tile mx = in, mn = in;
@@ -784,7 +867,8 @@ TEST(TileSfpuReduce, IntegerFormats) {
     std::mt19937 rng(11);
     using DF = zyx::emu::DataFormat;
     for (DF fmt : {DF::Int32, DF::UInt32, DF::UInt16})
-        for (tile::PoolType pool : {tile::PoolType::Sum, tile::PoolType::Avg, tile::PoolType::Max, tile::PoolType::Min}) {
+        for (tile::PoolType pool :
+             {tile::PoolType::Sum, tile::PoolType::Avg, tile::PoolType::Max, tile::PoolType::Min}) {
             Tile in;
             std::uniform_int_distribution<uint32_t> any(0, fmt == DF::UInt16 ? 0xffffu : 0xffffffffu);
             for (float& x : in.v) x = from_bits(any(rng));
@@ -811,13 +895,14 @@ TEST(TileSfpuReduce, IntegerFormats) {
                     want = bits(in.at(0, c));
                     for (int r = 1; r < 32; ++r) {
                         uint32_t v = bits(in.at(r, c));
-                        bool better = fmt == DF::Int32 ? (pool == tile::PoolType::Max ? int32_t(v) > int32_t(want)
-                                                                                        : int32_t(v) < int32_t(want))
-                                                       : (pool == tile::PoolType::Max ? v > want : v < want);
+                        bool better = fmt == DF::Int32
+                            ? (pool == tile::PoolType::Max ? int32_t(v) > int32_t(want) : int32_t(v) < int32_t(want))
+                            : (pool == tile::PoolType::Max ? v > want : v < want);
                         if (better) want = v;
                     }
                 }
-                ASSERT_EQ(bits(t.at(0, c)), want) << zyx::tt::data_format_name(fmt) << " pool " << int(pool) << " column " << c;
+                ASSERT_EQ(bits(t.at(0, c)), want)
+                    << zyx::tt::data_format_name(fmt) << " pool " << int(pool) << " column " << c;
             }
             expect_reduce_footprint(in, t, fmt == DF::UInt16 ? 0xffffu : tile::kSfpuReduceScratch, "integer");
         }

@@ -26,10 +26,30 @@ namespace {
 constexpr uint32_t kMin = 0x80000000u, kMax = 0x7fffffffu;
 
 const std::vector<uint32_t>& edge_words() {
-    static const std::vector<uint32_t> e = {
-        0u, 1u, 0xffffffffu /* -1 */, 2u, 0xfffffffeu /* -2 */, 3u, 7u, 0xfffffff9u /* -7 */, 31u, 32u, 33u, 64u,
-        100u, 0xffffff9cu /* -100 */, 0xffffu, 0x10000u, kMax, kMin, kMin + 1, kMax - 1, 0x40000000u, 0xdeadbeefu,
-        12345678u, 0xff439eb2u /* -12345678 */};
+    static const std::vector<uint32_t> e = {0u,
+                                            1u,
+                                            0xffffffffu /* -1 */,
+                                            2u,
+                                            0xfffffffeu /* -2 */,
+                                            3u,
+                                            7u,
+                                            0xfffffff9u /* -7 */,
+                                            31u,
+                                            32u,
+                                            33u,
+                                            64u,
+                                            100u,
+                                            0xffffff9cu /* -100 */,
+                                            0xffffu,
+                                            0x10000u,
+                                            kMax,
+                                            kMin,
+                                            kMin + 1,
+                                            kMax - 1,
+                                            0x40000000u,
+                                            0xdeadbeefu,
+                                            12345678u,
+                                            0xff439eb2u /* -12345678 */};
     return e;
 }
 
@@ -89,7 +109,8 @@ uint32_t reference(Op op, DF f, uint32_t x, uint32_t y) {
             const int64_t v = f == DF::UInt16 ? a : int64_t(int32_t(x));
             return in_range ? store(f, floor_div(v, pow2(int(s)))) : 0u;
         }
-        case Op::ShrLogical: return in_range ? store(f, int64_t(uint64_t(a & 0xffffffff) / uint64_t(pow2(int(s))))) : 0u;
+        case Op::ShrLogical:
+            return in_range ? store(f, int64_t(uint64_t(a & 0xffffffff) / uint64_t(pow2(int(s))))) : 0u;
         case Op::Lt: return a < b;
         case Op::Gt: return a > b;
         case Op::Le: return a <= b;
@@ -116,8 +137,9 @@ uint32_t reference(Op op, DF f, uint32_t x, uint32_t y) {
 }
 
 const char* name(Op op) {
-    static const char* n[] = {"Add", "Sub", "Rsub", "Mul", "And", "Or", "Xor", "Shl", "Shr", "ShrLogical", "Lt",
-                              "Gt", "Le", "Ge", "Max", "Min", "DivFloor", "DivTrunc", "DivFloat", "Remainder", "Fmod"};
+    static const char* n[] = {"Add", "Sub", "Rsub",       "Mul",      "And",      "Or",        "Xor",
+                              "Shl", "Shr", "ShrLogical", "Lt",       "Gt",       "Le",        "Ge",
+                              "Max", "Min", "DivFloor",   "DivTrunc", "DivFloat", "Remainder", "Fmod"};
     return n[int(op)];
 }
 const char* name(DF f) { return f == DF::Int32 ? "Int32" : f == DF::UInt32 ? "UInt32" : "UInt16"; }
@@ -128,9 +150,9 @@ std::vector<DF> formats_of(Op op) {
     return {DF::Int32, DF::UInt32, DF::UInt16};
 }
 
-constexpr Op kAllOps[] = {Op::Add, Op::Sub, Op::Rsub, Op::Mul, Op::And, Op::Or, Op::Xor, Op::Shl, Op::Shr, Op::ShrLogical,
-                          Op::Lt, Op::Gt, Op::Le, Op::Ge, Op::Max, Op::Min, Op::DivFloor, Op::DivTrunc, Op::DivFloat,
-                          Op::Remainder, Op::Fmod};
+constexpr Op kAllOps[] = {Op::Add, Op::Sub, Op::Rsub,       Op::Mul,      Op::And,      Op::Or,        Op::Xor,
+                          Op::Shl, Op::Shr, Op::ShrLogical, Op::Lt,       Op::Gt,       Op::Le,        Op::Ge,
+                          Op::Max, Op::Min, Op::DivFloor,   Op::DivTrunc, Op::DivFloat, Op::Remainder, Op::Fmod};
 
 uint32_t run1(Op op, DF f, uint32_t x, uint32_t y) {
     Tile a, b, o;
@@ -150,8 +172,8 @@ TEST(TileSfpuInt, EveryOpMatchesItsReferenceOnEdgeAndRandomWords) {
             tile::sfpu_binary_int(op, f, a.v, b.v, out.v);
             for (int i = 0; i < 1024; ++i) {
                 const uint32_t x = bits(a.v[i]), y = bits(b.v[i]);
-                ASSERT_EQ(bits(out.v[i]), reference(op, f, x, y))
-                    << name(op) << "<" << name(f) << ">(0x" << std::hex << x << ", 0x" << y << ") element " << std::dec << i;
+                ASSERT_EQ(bits(out.v[i]), reference(op, f, x, y)) << name(op) << "<" << name(f) << ">(0x" << std::hex
+                                                                  << x << ", 0x" << y << ") element " << std::dec << i;
             }
         }
 }
@@ -235,8 +257,11 @@ TEST(TileSfpuInt, SpotValues) {
 
 TEST(TileSfpuInt, FormatsTheApiDoesNotTakeAreUnsupported) {
     Tile a, b, o;
-    const std::pair<Op, DF> bad[] = {{Op::Add, DF::Float32}, {Op::Max, DF::UInt16}, {Op::DivFloor, DF::UInt32},
-                                     {Op::Remainder, DF::UInt16}, {Op::Shl, DF::Float16_b}};
+    const std::pair<Op, DF> bad[] = {{Op::Add, DF::Float32},
+                                     {Op::Max, DF::UInt16},
+                                     {Op::DivFloor, DF::UInt32},
+                                     {Op::Remainder, DF::UInt16},
+                                     {Op::Shl, DF::Float16_b}};
     for (auto [op, f] : bad) {
         try {
             tile::sfpu_binary_int(op, f, a.v, b.v, o.v);

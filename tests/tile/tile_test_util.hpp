@@ -17,8 +17,16 @@ struct alignas(64) Tile {
     float at(int r, int c) const { return v[r * 32 + c]; }
 };
 
-inline uint32_t bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+inline uint32_t bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+inline float from_bits(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
 
 // A random value exactly representable in bf16, magnitude in [2^lo, 2^hi).
 inline float random_bf16(std::mt19937& rng, int lo = -4, int hi = 4) {

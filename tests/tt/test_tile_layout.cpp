@@ -102,7 +102,8 @@ TEST(TileLayout, OnlyDtypesWithATileFormatAreTiled) {
     EXPECT_TRUE(zyx::tt::tile_format(DType::bf16));
     EXPECT_TRUE(zyx::tt::tile_format(DType::bool_));
     EXPECT_TRUE(zyx::tt::tile_format(DType::i32));
-    for (DType t : {DType::f64, DType::f16, DType::i64, DType::i8, DType::u8, DType::u64}) EXPECT_FALSE(zyx::tt::tile_format(t));
+    for (DType t : {DType::f64, DType::f16, DType::i64, DType::i8, DType::u8, DType::u64})
+        EXPECT_FALSE(zyx::tt::tile_format(t));
     EXPECT_EQ(zyx::tt::tile_bytes(DType::bf16), 2048u);
     EXPECT_EQ(zyx::tt::tile_bytes(DType::f32), 4096u);
 }

@@ -61,8 +61,9 @@ TEST(TtPlan, MapReadsAlignedTilesAndBroadcasts) {
     EXPECT_EQ(same.out_tiles, 6u);
     EXPECT_EQ(same.grid.rows * same.grid.cols, 6u);  // one output tile per core
     // A row vector [96] (tiled as 1 x 96) broadcast down 64 rows: row 0 replicated.
-    EXPECT_EQ(read_of(plan(add_kernel(64, 96, View::contiguous({96}).reshape({1, 96}).expand({64, 96}), tiled(1, 96))), 1),
-              Read::bcast_row);
+    EXPECT_EQ(
+        read_of(plan(add_kernel(64, 96, View::contiguous({96}).reshape({1, 96}).expand({64, 96}), tiled(1, 96))), 1),
+        Read::bcast_row);
     // A column [64, 1] broadcast across 96 columns: column 0 replicated.
     EXPECT_EQ(read_of(plan(add_kernel(64, 96, View::contiguous({64, 1}).expand({64, 96}), tiled(64, 1))), 1),
               Read::bcast_col);
@@ -79,8 +80,9 @@ TEST(TtPlan, MapReadsAlignedTilesAndBroadcasts) {
               Read::gather);
     EXPECT_EQ(read_of(plan(add_kernel(64, 96, View::contiguous({64, 96}).flip({1}), tiled(64, 96))), 1), Read::gather);
     // A slice of whole tiles (rows 32 … 95 of 128) is still read tile by tile.
-    EXPECT_EQ(read_of(plan(add_kernel(64, 96, View::contiguous({128, 96}).shrink({32, 0}, {96, 96}), tiled(128, 96))), 1),
-              Read::tile);
+    EXPECT_EQ(
+        read_of(plan(add_kernel(64, 96, View::contiguous({128, 96}).shrink({32, 0}, {96, 96}), tiled(128, 96))), 1),
+        Read::tile);
 }
 
 TEST(TtPlan, OutputTilesAreSplitOverTheWholeGrid) {
@@ -176,7 +178,7 @@ TEST(TtPlan, MatmulsTakeTheKLoopWithTheirEpilogue) {
     EXPECT_EQ(p.streams[size_t(p.matmul_a)].read, Read::tile);
     EXPECT_EQ(p.streams[size_t(p.matmul_b)].read, Read::tile);
     EXPECT_FALSE(p.streams[size_t(p.matmul_a)].zero_k_padding);  // K = 96 fills whole tiles
-    Plan t = plan(matmul_kernel(true));  // x @ w.T: matmul_tiles transposes the B tiles
+    Plan t = plan(matmul_kernel(true));                          // x @ w.T: matmul_tiles transposes the B tiles
     EXPECT_TRUE(t.transpose_b);
     EXPECT_NE(zyx::tt::codegen::compute_source(t).find("mm_init_short(0, 1, 1)"), std::string::npos);
     EXPECT_NE(zyx::tt::codegen::compute_source(p).find("relu_tile"), std::string::npos);  // the epilogue
@@ -204,24 +206,28 @@ TEST(TtPlan, RefusalsSayWhy) {
     // Integers other than i32 are f32 values in DST: past 2^24 they would not be exact.
     Kernel big;
     big.shape = {8};
-    big.add_output(DType::f32, View::contiguous({8}),
-                   big.cast(big.binary(Op::mul, big.index(0, DType::i64), big.constant_int(DType::i64, 1 << 23)), DType::f32));
+    big.add_output(
+        DType::f32, View::contiguous({8}),
+        big.cast(big.binary(Op::mul, big.index(0, DType::i64), big.constant_int(DType::i64, 1 << 23)), DType::f32));
     EXPECT_NE(refusal(big).find("2^24"), std::string::npos);
     // i32 values are Int32 words: the same product in i32 is exact, and so are shifts.
     Kernel words;
     words.shape = {8};
-    words.add_output(DType::i32, View::contiguous({8}),
-                     words.binary(Op::shl, words.binary(Op::mul, words.index(0, DType::i32), words.constant_int(DType::i32, 1 << 23)),
-                                  words.constant_int(DType::i32, 3)));
+    words.add_output(
+        DType::i32, View::contiguous({8}),
+        words.binary(Op::shl,
+                     words.binary(Op::mul, words.index(0, DType::i32), words.constant_int(DType::i32, 1 << 23)),
+                     words.constant_int(DType::i32, 3)));
     validate(words);
     std::string why;
     EXPECT_TRUE(zyx::tt::codegen::make_plan(words, kN150, &why)) << why;
     // A small arange is fine: index · step + start in exact f32 integers.
     Kernel small;
     small.shape = {100};
-    small.add_output(DType::i32, View::contiguous({100}),
-                     small.binary(Op::add, small.binary(Op::mul, small.index(0, DType::i32), small.constant_int(DType::i32, 3)),
-                                  small.constant_int(DType::i32, -7)));
+    small.add_output(
+        DType::i32, View::contiguous({100}),
+        small.binary(Op::add, small.binary(Op::mul, small.index(0, DType::i32), small.constant_int(DType::i32, 3)),
+                     small.constant_int(DType::i32, -7)));
     Plan p = plan(small);
     EXPECT_EQ(p.streams.size(), 1u);
     EXPECT_EQ(p.streams[0].read, Read::index);

@@ -72,9 +72,12 @@ struct Gen {
         }
         int p = int(uniform(0, 999));
         double v = std::uniform_real_distribution<double>(-2, 2)(rng);
-        if (p < 4) v = NAN;
-        else if (p < 8) v = p < 6 ? INFINITY : -INFINITY;
-        else if (p < 20) v = double(uniform(-3, 3));
+        if (p < 4)
+            v = NAN;
+        else if (p < 8)
+            v = p < 6 ? INFINITY : -INFINITY;
+        else if (p < 20)
+            v = double(uniform(-3, 3));
         return bits_from_double(t, v);
     }
 
@@ -128,8 +131,9 @@ struct Gen {
             v = v.shrink(b, e);
         }
         if (chance(10) && v.numel() > 0) v = v.reshape({v.numel()}).reshape(s);  // may push a layer
-        int id = c.k.add_input(t, v, random_value(t),
-                               Storage{true, full.size() >= 2 ? full[full.size() - 2] : 1, full.empty() ? 1 : full.back()});
+        int id =
+            c.k.add_input(t, v, random_value(t),
+                          Storage{true, full.size() >= 2 ? full[full.size() - 2] : 1, full.empty() ? 1 : full.back()});
         c.shapes.push_back(full);
         int64_t n = 1;
         for (int64_t x : full) n *= x;
@@ -168,12 +172,13 @@ struct Gen {
             return c.k.unary(un[uniform(0, 5)], int_expr(depth - 1, full));
         }
         if (kind < 70) {
-            const Op bin[] = {Op::add, Op::sub, Op::mul, Op::div, Op::mod, Op::max, Op::min,
-                              Op::bit_and, Op::bit_or, Op::bit_xor, Op::shl, Op::shr};
+            const Op bin[] = {Op::add, Op::sub,     Op::mul,    Op::div,     Op::mod, Op::max,
+                              Op::min, Op::bit_and, Op::bit_or, Op::bit_xor, Op::shl, Op::shr};
             return c.k.binary(bin[uniform(0, 11)], int_expr(depth - 1, full), int_expr(depth - 1, full));
         }
         if (kind < 76) return c.k.binary(Op::pow, int_expr(depth - 1, full), c.k.constant(t, double(uniform(0, 12))));
-        if (kind < 88) return c.k.where(expr(DType::bool_, depth - 1, full), int_expr(depth - 1, full), int_expr(depth - 1, full));
+        if (kind < 88)
+            return c.k.where(expr(DType::bool_, depth - 1, full), int_expr(depth - 1, full), int_expr(depth - 1, full));
         return c.k.cast(exact_expr(chance(70) ? fdtype() : DType::bool_, depth - 1, full), t);
     }
 
@@ -210,16 +215,22 @@ struct Gen {
             return c.k.binary(bin[uniform(0, 4)], expr(t, depth - 1, full), expr(t, depth - 1, full));
         }
         if (kind < 35) {
-            const Op un[] = {Op::neg, Op::exp, Op::log, Op::sqrt, Op::sin, Op::cos, Op::tanh, Op::sigmoid, Op::relu,
-                             Op::abs, Op::floor, Op::ceil, Op::round, Op::sign, Op::recip, Op::rsqrt, Op::exp2, Op::log2};
+            const Op un[] = {Op::neg,   Op::exp,     Op::log,   Op::sqrt,  Op::sin,   Op::cos,
+                             Op::tanh,  Op::sigmoid, Op::relu,  Op::abs,   Op::floor, Op::ceil,
+                             Op::round, Op::sign,    Op::recip, Op::rsqrt, Op::exp2,  Op::log2};
             return c.k.unary(un[uniform(0, 17)], expr(t, depth - 1, full));
         }
         if (kind < 75) {
             const Op bin[] = {Op::add, Op::sub, Op::mul, Op::div, Op::max, Op::min, Op::add, Op::mul, Op::mod, Op::pow};
             return c.k.binary(bin[uniform(0, 9)], expr(t, depth - 1, full), expr(t, depth - 1, full));
         }
-        if (kind < 88) return c.k.where(expr(DType::bool_, depth - 1, full), expr(t, depth - 1, full), expr(t, depth - 1, full));
-        return c.k.cast(expr(ints && chance(50) ? DType::i32 : chance(70) ? fdtype() : DType::bool_, depth - 1, full), t);
+        if (kind < 88)
+            return c.k.where(expr(DType::bool_, depth - 1, full), expr(t, depth - 1, full), expr(t, depth - 1, full));
+        return c.k.cast(expr(ints && chance(50) ? DType::i32
+                                 : chance(70)   ? fdtype()
+                                                : DType::bool_,
+                             depth - 1, full),
+                        t);
     }
 
     // out[..., m, n] = epilogue(Σ_k A[..., m, k] · B[..., k, n]), A and B in one float dtype.
@@ -293,9 +304,10 @@ struct Gen {
             const Op rops[] = {Op::reduce_sum, Op::reduce_max, Op::reduce_min, Op::reduce_sum, Op::reduce_prod};
             Op rop = rops[uniform(0, 4)];
             // Products of many terms overflow: a prod multiplies values near 1.
-            int operand = rop == Op::reduce_prod && t != DType::i32 ? c.k.binary(Op::add, c.k.constant(t, 1.0),
-                                                              c.k.binary(Op::mul, c.k.constant(t, 0.01), expr(t, 1, true)))
-                                                 : expr(t, int(uniform(0, 2)), true);
+            int operand = rop == Op::reduce_prod && t != DType::i32
+                ? c.k.binary(Op::add, c.k.constant(t, 1.0),
+                             c.k.binary(Op::mul, c.k.constant(t, 0.01), expr(t, 1, true)))
+                : expr(t, int(uniform(0, 2)), true);
             node = c.k.reduce(rop, operand);
             if (chance(50)) node = c.k.binary(chance(50) ? Op::add : Op::mul, node, expr(t, 1, false));
         } else {
@@ -366,13 +378,14 @@ std::string compare(const Case& cs, const std::vector<uint8_t>& want, const std:
         std::memcpy(&wb, want.data() + i * sz, sz);
         std::memcpy(&gb, got.data() + i * sz, sz);
         if (t == DType::bool_) {
-            if ((wb != 0) != (gb != 0)) return "element " + std::to_string(i) + ": want " + std::to_string(wb) + ", got " + std::to_string(gb);
+            if ((wb != 0) != (gb != 0))
+                return "element " + std::to_string(i) + ": want " + std::to_string(wb) + ", got " + std::to_string(gb);
             continue;
         }
         if (dtype_is_int(t)) {  // exact
             if (wb != gb)
                 return "element " + std::to_string(i) + ": want " + std::to_string(int64_t(double_from_bits(t, wb))) +
-                       ", got " + std::to_string(int64_t(double_from_bits(t, gb)));
+                    ", got " + std::to_string(int64_t(double_from_bits(t, gb)));
             continue;
         }
         double w = double_from_bits(t, wb), g = double_from_bits(t, gb);
@@ -400,7 +413,8 @@ void run_random(tt::TTDevice* dev_, bool ints, uint64_t default_count) {
         Case cs = g.make();
         const Kernel& k = cs.k;
         validate(k);
-        std::string where = std::string(ints ? "integer " : "") + "seed " + std::to_string(seed) + " kernel " + std::to_string(i) + ":\n" + kernel_string(k);
+        std::string where = std::string(ints ? "integer " : "") + "seed " + std::to_string(seed) + " kernel " +
+            std::to_string(i) + ":\n" + kernel_string(k);
         if (trace) std::printf("%s", where.c_str());
         std::string why;
         if (!dev_->supports(k, &why)) {

@@ -105,7 +105,7 @@ TEST(TtTensors, KernelsTooLargeForOneProgramAreSplitOnTheChip) {
     if (!have_tt()) GTEST_SKIP() << "tt:0 is not available in this build or configuration";
     // `constants` distinct leaf constants, cycled: the leaves still differ, the scalars repeat.
     std::function<Tensor(const Tensor&, int, int&, int)> tree = [&](const Tensor& x, int depth, int& leaf,
-                                                                     int constants) -> Tensor {
+                                                                    int constants) -> Tensor {
         if (depth == 0) return x * (1 + 0.01 * (leaf++ % constants)) - 0.5;
         Tensor l = tree(x, depth - 1, leaf, constants);
         return depth % 2 ? l + tree(x, depth - 1, leaf, constants) : l - tree(x, depth - 1, leaf, constants) * 0.5;
@@ -120,7 +120,8 @@ TEST(TtTensors, KernelsTooLargeForOneProgramAreSplitOnTheChip) {
         EXPECT_GT(l.kernels, 1u) << what << " fit in one program";
         EXPECT_EQ(l.on_tt, l.kernels) << what;
         same_as_interpreter(what, deep, 1e-4);
-        same_as_interpreter(what, " summed over rows", [&](Device d) { return deep(d).sum(-1); }, 1e-4);
+        same_as_interpreter(
+            what, " summed over rows", [&](Device d) { return deep(d).sum(-1); }, 1e-4);
     }
 }
 
@@ -142,9 +143,12 @@ TEST(TtTensors, ShapesAtTileEdges) {
         same_as_interpreter(name, " sum", [&](Device d) { return x(d).sum(); });
         if (!s.empty()) {
             same_as_interpreter(name, " max(0)", [&](Device d) { return x(d).max(0); });
-            same_as_interpreter(name, " mean(-1) bf16", [&](Device d) { return x(d).cast(DType::bf16).mean(-1); }, 1e-2);
+            same_as_interpreter(
+                name, " mean(-1) bf16", [&](Device d) { return x(d).cast(DType::bf16).mean(-1); }, 1e-2);
         }
-        if (s.size() >= 2) same_as_interpreter(name, " x @ x^T", [&](Device d) { return x(d).matmul(x(d).transpose(-1, -2)); }, 1e-4);
+        if (s.size() >= 2)
+            same_as_interpreter(
+                name, " x @ x^T", [&](Device d) { return x(d).matmul(x(d).transpose(-1, -2)); }, 1e-4);
     }
 }
 

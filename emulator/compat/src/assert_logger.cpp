@@ -26,7 +26,8 @@ std::string format_message(std::string_view fmt, const std::vector<std::string>&
             }
             std::string_view field = fmt.substr(i + 1, close - i - 1);
             size_t index = next++;
-            if (!field.empty() && field[0] >= '0' && field[0] <= '9') index = size_t(std::atoi(std::string(field).c_str()));
+            if (!field.empty() && field[0] >= '0' && field[0] <= '9')
+                index = size_t(std::atoi(std::string(field).c_str()));
             out += index < args.size() ? args[index] : std::string("{?}");
             i = close;
         } else {
@@ -58,9 +59,9 @@ LogLevel level_from_env() {
 }
 
 const char* type_name(LogType t) {
-    static const char* names[] = {"Always",  "Test",     "Device",    "Model",     "LLRuntime", "Loader",  "IO",
-                                  "Compile", "BuildKernels", "Verif", "Golden",    "Op",        "HAL",     "Allocator",
-                                  "Runtime", "Metal",    "Dispatch",  "Fabric",    "MetalTrace"};
+    static const char* names[] = {"Always",  "Test",         "Device",   "Model",  "LLRuntime", "Loader", "IO",
+                                  "Compile", "BuildKernels", "Verif",    "Golden", "Op",        "HAL",    "Allocator",
+                                  "Runtime", "Metal",        "Dispatch", "Fabric", "MetalTrace"};
     int i = int(t);
     return i >= 0 && i < int(sizeof(names) / sizeof(names[0])) ? names[i] : "?";
 }

@@ -16,7 +16,7 @@ CoreRange::CoreRange(const CoreCoord& start, const CoreCoord& end) : start_coord
 
 bool CoreRange::intersects(const CoreRange& o) const {
     return start_coord.x <= o.end_coord.x && o.start_coord.x <= end_coord.x && start_coord.y <= o.end_coord.y &&
-           o.start_coord.y <= end_coord.y;
+        o.start_coord.y <= end_coord.y;
 }
 
 std::optional<CoreRange> CoreRange::intersection(const CoreRange& o) const {
@@ -63,8 +63,10 @@ CoreRangeSet::CoreRangeSet(std::vector<CoreRange>&& rs) : ranges_(std::move(rs))
 void CoreRangeSet::validate_no_overlap() const {
     for (size_t i = 0; i < ranges_.size(); ++i)
         for (size_t j = i + 1; j < ranges_.size(); ++j)
-            TT_FATAL(!ranges_[i].intersects(ranges_[j]), "Cannot create CoreRangeSet with specified core ranges because "
-                     "core ranges {} and {} overlap!", ranges_[i].str(), ranges_[j].str());
+            TT_FATAL(!ranges_[i].intersects(ranges_[j]),
+                     "Cannot create CoreRangeSet with specified core ranges because "
+                     "core ranges {} and {} overlap!",
+                     ranges_[i].str(), ranges_[j].str());
 }
 
 bool CoreRangeSet::intersects(const CoreCoord& c) const { return contains(c); }
@@ -115,7 +117,8 @@ std::vector<CoreCoord> grid_to_cores(uint32_t num_cores, uint32_t grid_size_x, u
              grid_size_x, grid_size_y);
     std::vector<CoreCoord> cores;
     for (uint32_t i = 0; i < num_cores; ++i)
-        cores.push_back(row_wise ? CoreCoord{i % grid_size_x, i / grid_size_x} : CoreCoord{i / grid_size_y, i % grid_size_y});
+        cores.push_back(row_wise ? CoreCoord{i % grid_size_x, i / grid_size_x}
+                                 : CoreCoord{i / grid_size_y, i % grid_size_y});
     return cores;
 }
 
@@ -147,8 +150,8 @@ CoreRangeSet num_cores_to_corerangeset(CoreCoord start, uint32_t target, CoreCoo
     const size_t nx = grid.x, ny = grid.y;
     TT_FATAL(start.x < nx && start.y < ny, "Start core must be within grid size");
     size_t available = row_wise ? (ny - 1 - start.y) * nx + (nx - start.x) : (nx - 1 - start.x) * ny + (ny - start.y);
-    TT_FATAL(target <= available, "Target number of cores {} is greater than total number of available cores {}", target,
-             available);
+    TT_FATAL(target <= available, "Target number of cores {} is greater than total number of available cores {}",
+             target, available);
     std::vector<CoreRange> ranges;
     size_t left = target;
     CoreCoord s = start;
@@ -186,8 +189,9 @@ CoreRangeSet num_cores_to_corerangeset(uint32_t target, CoreCoord grid, bool row
     return num_cores_to_corerangeset({0, 0}, target, grid, row_wise);
 }
 
-std::tuple<uint32_t, CoreRangeSet, CoreRangeSet, CoreRangeSet, uint32_t, uint32_t> split_work_to_cores(
-    CoreCoord grid, uint32_t units, bool row_wise) {
+std::tuple<uint32_t, CoreRangeSet, CoreRangeSet, CoreRangeSet, uint32_t, uint32_t> split_work_to_cores(CoreCoord grid,
+                                                                                                       uint32_t units,
+                                                                                                       bool row_wise) {
     if (units == 0) return {0, CoreRangeSet(), CoreRangeSet(), CoreRangeSet(), 0, 0};
     const uint32_t nx = uint32_t(grid.x), ny = uint32_t(grid.y), max_cores = nx * ny;
     uint32_t cores;

@@ -41,15 +41,14 @@ template <class F>
 auto guarded(const char* call, F&& f) -> decltype(f()) {
     try {
         return f();
-    } catch (const Error& e) {
-        rethrow(e, call);
-    }
+    } catch (const Error& e) { rethrow(e, call); }
 }
 
 emu::CoreRangeSet to_emu(const CoreRangeSet& set) {
     emu::CoreRangeSet out;
     for (const auto& r : set.ranges())
-        out.push_back({{uint32_t(r.start_coord.x), uint32_t(r.start_coord.y)}, {uint32_t(r.end_coord.x), uint32_t(r.end_coord.y)}});
+        out.push_back({{uint32_t(r.start_coord.x), uint32_t(r.start_coord.y)},
+                       {uint32_t(r.end_coord.x), uint32_t(r.end_coord.y)}});
     return out;
 }
 
@@ -67,8 +66,8 @@ std::atomic<uint64_t> g_next_program_id{1};
 void print_dprint_line(emu::CoreCoord core, unsigned processor, std::string_view line) {
     static std::mutex mu;
     static const char* risc[] = {"BR", "NC", "TR0", "TR1", "TR2"};
-    std::string out = "0:(x=" + std::to_string(core.x) + ",y=" + std::to_string(core.y) + "):" +
-                      (processor < 5 ? risc[processor] : "?") + ": " + std::string(line) + "\n";
+    std::string out = "0:(x=" + std::to_string(core.x) + ",y=" + std::to_string(core.y) +
+        "):" + (processor < 5 ? risc[processor] : "?") + ": " + std::string(line) + "\n";
     std::lock_guard<std::mutex> lock(mu);
     std::fwrite(out.data(), 1, out.size(), stdout);  // allow-print: tt-metal's print server writes DPRINT to stdout
     std::fflush(stdout);
@@ -113,8 +112,7 @@ struct Program::Impl {
         if (auto d = compiled_on.lock()) {
             try {
                 d->program_free(emu_id);
-            } catch (const std::exception&) {
-            }
+            } catch (const std::exception&) {}
         }
         compiled_on.reset();
     }
@@ -160,7 +158,8 @@ Program CreateProgram() { return Program(); }
 
 // ---- devices ----------------------------------------------------------------------------------
 
-IDevice::IDevice(ChipId id, std::shared_ptr<emu::Device> e) : id_(id), emu_(std::move(e)), cq_(new CommandQueue(this)) {}
+IDevice::IDevice(ChipId id, std::shared_ptr<emu::Device> e)
+    : id_(id), emu_(std::move(e)), cq_(new CommandQueue(this)) {}
 IDevice::~IDevice() = default;
 
 emu::Device& IDevice::emulator() const {
@@ -177,8 +176,9 @@ CoreCoord IDevice::compute_with_storage_grid_size() const {
     return {emulator().spec().grid_x, emulator().spec().grid_y};
 }
 CoreCoord IDevice::worker_core_from_logical_core(const CoreCoord& c) const {
-    auto n = guarded("worker_core_from_logical_core",
-                     [&] { return emulator().worker_core({uint32_t(c.x), uint32_t(c.y)}); });
+    auto n = guarded("worker_core_from_logical_core", [&] {
+        return emulator().worker_core({uint32_t(c.x), uint32_t(c.y)});
+    });
     return {n.x, n.y};
 }
 CoreCoord IDevice::virtual_core_from_logical_core(const CoreCoord& c, const CoreType& type) const {
@@ -202,9 +202,7 @@ bool IDevice::close() {
     std::optional<tt::exception> failed;
     try {
         queue_wait();
-    } catch (const tt::exception& e) {
-        failed = e;
-    }
+    } catch (const tt::exception& e) { failed = e; }
     emu_.reset();
     if (failed) throw *failed;
     return true;
@@ -213,8 +211,8 @@ bool IDevice::close() {
 size_t GetNumAvailableDevices() { return 1; }
 size_t GetNumPCIeDevices() { return 1; }
 
-IDevice* CreateDevice(ChipId device_id, uint8_t, size_t, size_t, const DispatchCoreConfig&, const std::vector<uint32_t>&,
-                      size_t) {
+IDevice* CreateDevice(ChipId device_id, uint8_t, size_t, size_t, const DispatchCoreConfig&,
+                      const std::vector<uint32_t>&, size_t) {
     std::lock_guard<std::mutex> lock(g_device_mu);
     TT_FATAL(device_id == 0, "Device id {} is out of range: the emulator provides 1 device (id 0)", device_id);
     TT_FATAL(g_open_device == nullptr, "Device {} is already open: CloseDevice it first", device_id);
@@ -280,7 +278,7 @@ KernelHandle add_kernel(Program& program, std::string name, std::string source, 
     const std::unordered_map<std::string, uint32_t>* named = nullptr;
     if (auto* dm = std::get_if<DataMovementConfig>(&config)) {
         k.kind = dm->processor == DataMovementProcessor::RISCV_1 ? emu::KernelKind::data_movement_1
-                                                                   : emu::KernelKind::data_movement_0;
+                                                                 : emu::KernelKind::data_movement_0;
         k.noc = uint8_t(dm->noc);
         k.compile_args = dm->compile_args;
         k.defines = dm->defines;
@@ -288,8 +286,9 @@ KernelHandle add_kernel(Program& program, std::string name, std::string source, 
     } else if (auto* cc = std::get_if<ComputeConfig>(&config)) {
         for (auto m : cc->unpack_to_dest_mode)
             if (m != UnpackToDestMode::Default)
-                unsupported(call, "ComputeConfig::unpack_to_dest_mode UnpackToDestFp32 (kernel '" + k.name +
-                                      "'): the emulator does not model unpacking to DST");
+                unsupported(call,
+                            "ComputeConfig::unpack_to_dest_mode UnpackToDestFp32 (kernel '" + k.name +
+                                "'): the emulator does not model unpacking to DST");
         k.kind = emu::KernelKind::compute;
         k.compute = {.fp32_dest_acc_en = cc->fp32_dest_acc_en,
                      .dst_full_sync_en = cc->dst_full_sync_en,
@@ -323,7 +322,8 @@ KernelHandle CreateKernelFromString(Program& program, const std::string& kernel_
 }
 
 ReaderDataMovementConfig::ReaderDataMovementConfig(std::vector<uint32_t> ct, std::map<std::string, std::string> defs,
-                                                   std::unordered_map<std::string, uint32_t> named, KernelBuildOptLevel opt) {
+                                                   std::unordered_map<std::string, uint32_t> named,
+                                                   KernelBuildOptLevel opt) {
     processor = DataMovementProcessor::RISCV_1;
     noc = NOC::NOC_0;
     compile_args = std::move(ct);
@@ -333,7 +333,8 @@ ReaderDataMovementConfig::ReaderDataMovementConfig(std::vector<uint32_t> ct, std
 }
 
 WriterDataMovementConfig::WriterDataMovementConfig(std::vector<uint32_t> ct, std::map<std::string, std::string> defs,
-                                                   std::unordered_map<std::string, uint32_t> named, KernelBuildOptLevel opt) {
+                                                   std::unordered_map<std::string, uint32_t> named,
+                                                   KernelBuildOptLevel opt) {
     processor = DataMovementProcessor::RISCV_0;
     noc = NOC::NOC_1;
     compile_args = std::move(ct);
@@ -365,11 +366,12 @@ CircularBufferConfig::CircularBufferConfig(uint32_t total_size, const std::map<u
 CircularBufferConfig& CircularBufferConfig::set_page_size(uint8_t index, uint32_t page_size) {
     TT_FATAL(index < NUM_CIRCULAR_BUFFERS, "Buffer index ({}) exceeds max number of circular buffers per core ({})",
              index, NUM_CIRCULAR_BUFFERS);
-    TT_FATAL(buffer_indices_.count(index), "Cannot set page size for buffer index {} because data format is not specified",
-             index);
-    TT_FATAL(page_size > 0 && total_size_ % page_size == 0, "Total circular buffer size {} B must be divisible by page size {} B",
-             total_size_, page_size);
-    TT_FATAL(page_size % sizeof(uint32_t) == 0, "Page size must be divisible by sizeof(uint32_t) because buffers holds "
+    TT_FATAL(buffer_indices_.count(index),
+             "Cannot set page size for buffer index {} because data format is not specified", index);
+    TT_FATAL(page_size > 0 && total_size_ % page_size == 0,
+             "Total circular buffer size {} B must be divisible by page size {} B", total_size_, page_size);
+    TT_FATAL(page_size % sizeof(uint32_t) == 0,
+             "Page size must be divisible by sizeof(uint32_t) because buffers holds "
              "uint32_t values");
     page_sizes_[index] = page_size;
     return *this;
@@ -381,9 +383,11 @@ CircularBufferConfig& CircularBufferConfig::set_total_size(uint32_t total_size) 
 }
 
 CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer& buffer) {
-    TT_FATAL(buffer.is_l1(), "Only L1 buffers can have an associated circular buffer! (buffer at address {} is not in L1)",
+    TT_FATAL(buffer.is_l1(),
+             "Only L1 buffers can have an associated circular buffer! (buffer at address {} is not in L1)",
              buffer.address());
-    TT_FATAL(buffer.is_allocated(), "set_globally_allocated_address: buffer at address {} was deallocated", buffer.address());
+    TT_FATAL(buffer.is_allocated(), "set_globally_allocated_address: buffer at address {} was deallocated",
+             buffer.address());
     globally_allocated_address_ = buffer.address();
     shadow_global_buffer = &buffer;
     return *this;
@@ -453,7 +457,8 @@ const CircularBufferConfig& GetCircularBufferConfig(Program& program, CBHandle c
 
 uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
                          uint32_t initial_value, CoreType core_type) {
-    if (core_type != CoreType::WORKER) unsupported("CreateSemaphore", "semaphores on cores other than CoreType::WORKER");
+    if (core_type != CoreType::WORKER)
+        unsupported("CreateSemaphore", "semaphores on cores other than CoreType::WORKER");
     auto& p = program.impl();
     CoreRangeSet cores = std::holds_alternative<CoreRange>(core_spec) ? CoreRangeSet(std::get<CoreRange>(core_spec))
                                                                       : std::get<CoreRangeSet>(core_spec);
@@ -477,8 +482,8 @@ void set_core_args(Program::Impl& p, KernelHandle kernel, const CoreCoord& core,
     TT_FATAL(k.cores.contains(core), "SetRuntimeArgs: kernel '{}' (handle {}) does not run on core {}; it runs on {}",
              k.name, kernel, core.str(), k.cores.str());
     TT_FATAL(args.size() + k.common.values.size() <= max_runtime_args,
-             "SetRuntimeArgs: kernel '{}' on core {}: {} unique + {} common runtime args exceed the limit of {}", k.name,
-             core.str(), args.size(), k.common.values.size(), max_runtime_args);
+             "SetRuntimeArgs: kernel '{}' on core {}: {} unique + {} common runtime args exceed the limit of {}",
+             k.name, core.str(), args.size(), k.common.values.size(), max_runtime_args);
     auto& slot = k.args[{core.x, core.y}];
     if (!slot) slot = std::make_unique<ArgsSlot>();
     slot->assign(args);
@@ -495,7 +500,8 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec&
 
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreSpec& core_spec,
                     std::initializer_list<uint32_t> runtime_args) {
-    SetRuntimeArgs(program, kernel, core_spec, tt::stl::Span<const uint32_t>(runtime_args.begin(), runtime_args.size()));
+    SetRuntimeArgs(program, kernel, core_spec,
+                   tt::stl::Span<const uint32_t>(runtime_args.begin(), runtime_args.size()));
 }
 
 void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& cores,
@@ -508,8 +514,8 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vect
 void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, tt::stl::Span<const uint32_t> runtime_args) {
     KernelRecord& k = program.impl().kernel(kernel, "SetCommonRuntimeArgs");
     TT_FATAL(runtime_args.size() + max_unique_args(k) <= max_runtime_args,
-             "SetCommonRuntimeArgs: kernel '{}': {} common + up to {} unique runtime args exceed the limit of {}", k.name,
-             runtime_args.size(), max_unique_args(k), max_runtime_args);
+             "SetCommonRuntimeArgs: kernel '{}': {} common + up to {} unique runtime args exceed the limit of {}",
+             k.name, runtime_args.size(), max_unique_args(k), max_runtime_args);
     k.common.assign(runtime_args);
 }
 
@@ -533,8 +539,16 @@ RuntimeArgsData& GetCommonRuntimeArgs(const Program& program, KernelHandle kerne
 Buffer::Buffer(IDevice* device, std::weak_ptr<emu::Device> e, uint32_t id, uint32_t address, DeviceAddr size,
                DeviceAddr page_size, uint32_t alignment, BufferType type, TensorMemoryLayout layout,
                std::optional<ShardSpecBuffer> shard)
-    : device_(device), emu_(std::move(e)), id_(id), address_(address), size_(size), page_size_(page_size),
-      alignment_(alignment), type_(type), layout_(layout), shard_(std::move(shard)) {}
+    : device_(device),
+      emu_(std::move(e)),
+      id_(id),
+      address_(address),
+      size_(size),
+      page_size_(page_size),
+      alignment_(alignment),
+      type_(type),
+      layout_(layout),
+      shard_(std::move(shard)) {}
 
 const ShardSpecBuffer& Buffer::shard_spec() const {
     TT_FATAL(shard_.has_value(), "Buffer at address {} is not sharded: it has no shard spec", address_);
@@ -544,14 +558,14 @@ const ShardSpecBuffer& Buffer::shard_spec() const {
 Buffer::~Buffer() {
     try {
         deallocate();
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
 }
 
 void Buffer::deallocate() {
     if (!allocated_) return;
     allocated_ = false;
-    if (auto d = emu_.lock()) guarded("DeallocateBuffer", [&] {
+    if (auto d = emu_.lock())
+        guarded("DeallocateBuffer", [&] {
             d->buffer_free(id_);
             return 0;
         });
@@ -559,8 +573,8 @@ void Buffer::deallocate() {
 
 namespace {
 
-std::shared_ptr<Buffer> create_buffer(IDevice* dev, const emu::BufferConfig& c, BufferType type, TensorMemoryLayout layout,
-                                      std::optional<ShardSpecBuffer> shard) {
+std::shared_ptr<Buffer> create_buffer(IDevice* dev, const emu::BufferConfig& c, BufferType type,
+                                      TensorMemoryLayout layout, std::optional<ShardSpecBuffer> shard) {
     dev->queue_wait();
     auto& d = dev->emulator();
     emu::Buffer b = guarded("CreateBuffer", [&] { return d.buffer_create(c); });
@@ -571,8 +585,9 @@ std::shared_ptr<Buffer> create_buffer(IDevice* dev, const emu::BufferConfig& c, 
 
 void check_buffer_type(BufferType t, const char* what) {
     if (t != BufferType::DRAM && t != BufferType::L1)
-        unsupported("CreateBuffer", std::string(what) + " of BufferType " + std::to_string(int(t)) +
-                                        " (L1_SMALL, SYSTEM_MEMORY or TRACE): the emulator has DRAM and L1 buffers");
+        unsupported("CreateBuffer",
+                    std::string(what) + " of BufferType " + std::to_string(int(t)) +
+                        " (L1_SMALL, SYSTEM_MEMORY or TRACE): the emulator has DRAM and L1 buffers");
 }
 
 }  // namespace
@@ -609,8 +624,8 @@ std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& config) {
     }
     c.shard.cores = to_emu(sp.grid());
     c.shard.shard_shape = sp.shape();
-    c.shard.orientation =
-        sp.orientation() == ShardOrientation::ROW_MAJOR ? emu::ShardOrientation::RowMajor : emu::ShardOrientation::ColMajor;
+    c.shard.orientation = sp.orientation() == ShardOrientation::ROW_MAJOR ? emu::ShardOrientation::RowMajor
+                                                                          : emu::ShardOrientation::ColMajor;
     c.shard.page_shape = sp.page_shape;
     c.shard.tensor_shape_in_pages = sp.tensor2d_shape_in_pages;
     return create_buffer(config.device, c, BufferType::L1, config.buffer_layout, sp);
@@ -728,9 +743,10 @@ void WaitProgramDone(IDevice* device, Program&, bool) { device->queue_wait(); }
 namespace {
 void check_args_config(tensor_accessor::ArgsConfig c) {
     if (c.raw() != 0)
-        unsupported("TensorAccessorArgs", "ArgsConfig bits " + std::to_string(c.raw()) +
-                                              " (runtime rank, shapes, banks or coordinates: sharded tensors); "
-                                              "the emulator's TensorAccessor is interleaved only");
+        unsupported("TensorAccessorArgs",
+                    "ArgsConfig bits " + std::to_string(c.raw()) +
+                        " (runtime rank, shapes, banks or coordinates: sharded tensors); "
+                        "the emulator's TensorAccessor is interleaved only");
 }
 }  // namespace
 

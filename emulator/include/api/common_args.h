@@ -23,7 +23,8 @@ namespace zyx_emu_detail {
 inline constexpr uint32_t ct_args[ZYX_EMU_NUM_CT_ARGS + 1] = {KERNEL_COMPILE_TIME_ARGS};
 template <uint32_t Idx>
 constexpr uint32_t get_ct_arg() {
-    static_assert(Idx < ZYX_EMU_NUM_CT_ARGS, "Index out of range: compile-time arg index >= number of compile-time args");
+    static_assert(Idx < ZYX_EMU_NUM_CT_ARGS,
+                  "Index out of range: compile-time arg index >= number of compile-time args");
     return ct_args[Idx];
 }
 }  // namespace zyx_emu_detail
@@ -43,7 +44,8 @@ struct CtArgArray {
     constexpr const uint32_t* end() const { return v + N; }
 };
 }  // namespace zyx_emu_detail
-inline constexpr zyx_emu_detail::CtArgArray<ZYX_EMU_NUM_CT_ARGS> kernel_compile_time_args = {{KERNEL_COMPILE_TIME_ARGS}};
+inline constexpr zyx_emu_detail::CtArgArray<ZYX_EMU_NUM_CT_ARGS> kernel_compile_time_args = {
+    {KERNEL_COMPILE_TIME_ARGS}};
 
 #define get_compile_time_arg_val(arg_idx) (::zyx_emu_detail::get_ct_arg<(arg_idx)>())
 
@@ -97,8 +99,21 @@ inline T get_common_arg_val(int arg_idx) {
 
 // tt::DataFormat as kernels name it (DataFormat::Float16_b …).
 enum class DataFormat : uint8_t {
-    Float32 = 0, Float16 = 1, Bfp8 = 2, Bfp4 = 3, Tf32 = 4, Float16_b = 5, Bfp8_b = 6, Bfp4_b = 7,
-    Int32 = 8, UInt16 = 9, Lf8 = 10, Bfp2 = 11, Int8 = 14, Bfp2_b = 15, UInt32 = 24, UInt8 = 30,
+    Float32 = 0,
+    Float16 = 1,
+    Bfp8 = 2,
+    Bfp4 = 3,
+    Tf32 = 4,
+    Float16_b = 5,
+    Bfp8_b = 6,
+    Bfp4_b = 7,
+    Int32 = 8,
+    UInt16 = 9,
+    Lf8 = 10,
+    Bfp2 = 11,
+    Int8 = 14,
+    Bfp2_b = 15,
+    UInt32 = 24,
+    UInt8 = 30,
     Invalid = 0xff,
 };
-

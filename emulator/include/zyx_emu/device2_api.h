@@ -89,12 +89,32 @@ public:
     T& operator*() const { return *get_unsafe_ptr(); }
     T* operator->() const { return get_unsafe_ptr(); }
 
-    CoreLocalMem& operator+=(difference_type n) { address_ += n * sizeof(T); return *this; }
-    CoreLocalMem& operator-=(difference_type n) { address_ -= n * sizeof(T); return *this; }
-    CoreLocalMem& operator++() { address_ += sizeof(T); return *this; }
-    CoreLocalMem& operator--() { address_ -= sizeof(T); return *this; }
-    CoreLocalMem operator++(int) { CoreLocalMem t = *this; address_ += sizeof(T); return t; }
-    CoreLocalMem operator--(int) { CoreLocalMem t = *this; address_ -= sizeof(T); return t; }
+    CoreLocalMem& operator+=(difference_type n) {
+        address_ += n * sizeof(T);
+        return *this;
+    }
+    CoreLocalMem& operator-=(difference_type n) {
+        address_ -= n * sizeof(T);
+        return *this;
+    }
+    CoreLocalMem& operator++() {
+        address_ += sizeof(T);
+        return *this;
+    }
+    CoreLocalMem& operator--() {
+        address_ -= sizeof(T);
+        return *this;
+    }
+    CoreLocalMem operator++(int) {
+        CoreLocalMem t = *this;
+        address_ += sizeof(T);
+        return t;
+    }
+    CoreLocalMem operator--(int) {
+        CoreLocalMem t = *this;
+        address_ -= sizeof(T);
+        return t;
+    }
     CoreLocalMem operator+(difference_type n) const { return CoreLocalMem(AddressType(address_ + n * sizeof(T))); }
     CoreLocalMem operator-(difference_type n) const { return CoreLocalMem(AddressType(address_ - n * sizeof(T))); }
     difference_type operator-(const CoreLocalMem& o) const {
@@ -102,7 +122,10 @@ public:
     }
 
     struct ScopedLock {};
-    [[nodiscard]] ScopedLock scoped_lock(uint32_t num_elements = 0) { (void)num_elements; return {}; }
+    [[nodiscard]] ScopedLock scoped_lock(uint32_t num_elements = 0) {
+        (void)num_elements;
+        return {};
+    }
 
     bool operator==(const CoreLocalMem& o) const { return address_ == o.address_; }
     bool operator!=(const CoreLocalMem& o) const { return address_ != o.address_; }
@@ -163,16 +186,20 @@ struct NocOps {
     template <typename Src, typename Dst>
     void read(const Src& src, const Dst& dst, uint32_t size, const noc_src_args_t<Src>& sa,
               const noc_dst_args_t<Dst>& da) const {
-        ::noc_traits_t<Src>::check_size(src, sa, size, "Noc::async_read: offset_bytes + size_bytes run past the source page");
-        ::noc_traits_t<Dst>::check_size(dst, da, size, "Noc::async_read: offset_bytes + size_bytes run past the destination page");
+        ::noc_traits_t<Src>::check_size(src, sa, size,
+                                        "Noc::async_read: offset_bytes + size_bytes run past the source page");
+        ::noc_traits_t<Dst>::check_size(dst, da, size,
+                                        "Noc::async_read: offset_bytes + size_bytes run past the destination page");
         ::noc_async_read(::noc_traits_t<Src>::noc_addr(src, noc_id_, sa), ::noc_traits_t<Dst>::l1_dst(dst, da), size,
                          noc_id_);
     }
     template <typename Src, typename Dst>
     void write(const Src& src, const Dst& dst, uint32_t size, const noc_src_args_t<Src>& sa,
                const noc_dst_args_t<Dst>& da) const {
-        ::noc_traits_t<Src>::check_size(src, sa, size, "Noc::async_write: offset_bytes + size_bytes run past the source page");
-        ::noc_traits_t<Dst>::check_size(dst, da, size, "Noc::async_write: offset_bytes + size_bytes run past the destination page");
+        ::noc_traits_t<Src>::check_size(src, sa, size,
+                                        "Noc::async_write: offset_bytes + size_bytes run past the source page");
+        ::noc_traits_t<Dst>::check_size(dst, da, size,
+                                        "Noc::async_write: offset_bytes + size_bytes run past the destination page");
         ::noc_async_write(::noc_traits_t<Src>::l1_src(src, sa), ::noc_traits_t<Dst>::noc_addr(dst, noc_id_, da), size,
                           noc_id_);
     }
@@ -181,8 +208,10 @@ struct NocOps {
                const noc_dst_args_mcast_t<Dst>& da, bool linked, bool loopback) const {
         const uint32_t s = ::noc_traits_t<Src>::l1_src(src, sa);
         const uint64_t d = ::noc_traits_t<Dst>::mcast_addr(dst, noc_id_, da);
-        if (loopback) ::noc_async_write_multicast_loopback_src(s, d, size, num_dsts, linked, noc_id_);
-        else ::noc_async_write_multicast(s, d, size, num_dsts, linked, noc_id_);
+        if (loopback)
+            ::noc_async_write_multicast_loopback_src(s, d, size, num_dsts, linked, noc_id_);
+        else
+            ::noc_async_write_multicast(s, d, size, num_dsts, linked, noc_id_);
     }
     template <typename Dst>
     void inline_dw(const Dst& dst, uint32_t val, const noc_dst_args_t<Dst>& da, uint8_t be) const {
@@ -262,14 +291,16 @@ public:
     template <NocOptions opts = NocOptions::DEFAULT, uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, typename Dst>
     void set_async_write_state(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& dst_args,
                                const NocOptVals& noc_opts = {}) const {
-        static_assert(!has_flag(opts, NocOptions::TXN_ID), "NocOptions::TXN_ID is not supported for set_async_write_state");
+        static_assert(!has_flag(opts, NocOptions::TXN_ID),
+                      "NocOptions::TXN_ID is not supported for set_async_write_state");
         (void)dst, (void)size_bytes, (void)dst_args, (void)noc_opts;
     }
     template <NocOptions opts = NocOptions::DEFAULT, uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, typename Src,
               typename Dst>
     void async_write_with_state(const Src& src, const Dst& dst, uint32_t size_bytes, const src_args_t<Src>& src_args,
                                 const dst_args_t<Dst>& dst_args, const NocOptVals& noc_opts = {}) const {
-        static_assert(!has_flag(opts, NocOptions::TXN_ID), "NocOptions::TXN_ID is not supported for async_write_with_state");
+        static_assert(!has_flag(opts, NocOptions::TXN_ID),
+                      "NocOptions::TXN_ID is not supported for async_write_with_state");
         (void)noc_opts;
         write(src, dst, size_bytes, src_args, dst_args);
     }
@@ -307,8 +338,8 @@ struct UnicastEndpoint {
     }
 };
 struct MulticastEndpoint {
-    uint64_t get_noc_multicast_addr(uint32_t noc_x_start, uint32_t noc_y_start, uint32_t noc_x_end,
-                                    uint32_t noc_y_end, uint32_t addr, uint8_t noc) const {
+    uint64_t get_noc_multicast_addr(uint32_t noc_x_start, uint32_t noc_y_start, uint32_t noc_x_end, uint32_t noc_y_end,
+                                    uint32_t addr, uint8_t noc) const {
         return ::get_noc_multicast_addr(noc_x_start, noc_y_start, noc_x_end, noc_y_end, addr, noc);
     }
 };
@@ -406,15 +437,20 @@ struct CbArgs {
         uint32_t offset_bytes{};
     };
     static uint64_t mcast_at(uint32_t local, uint8_t noc, const dst_args_mcast_type& a) {
-        return ::get_noc_multicast_addr(a.noc_x_start, a.noc_y_start, a.noc_x_end, a.noc_y_end, local + a.offset_bytes, noc);
+        return ::get_noc_multicast_addr(a.noc_x_start, a.noc_y_start, a.noc_x_end, a.noc_y_end, local + a.offset_bytes,
+                                        noc);
     }
 };
 }  // namespace zyx_emu_detail
 
 template <>
 struct noc_traits_t<CircularBuffer> : zyx_emu_detail::CbArgs, zyx_emu_detail::NoSizeCheck {
-    static uint32_t l1_src(const CircularBuffer& cb, const src_args_type& a) { return cb.get_read_ptr() + a.offset_bytes; }
-    static uint32_t l1_dst(const CircularBuffer& cb, const dst_args_type& a) { return cb.get_write_ptr() + a.offset_bytes; }
+    static uint32_t l1_src(const CircularBuffer& cb, const src_args_type& a) {
+        return cb.get_read_ptr() + a.offset_bytes;
+    }
+    static uint32_t l1_dst(const CircularBuffer& cb, const dst_args_type& a) {
+        return cb.get_write_ptr() + a.offset_bytes;
+    }
     static uint64_t mcast_addr(const CircularBuffer& cb, uint8_t noc, const dst_args_mcast_type& a) {
         return mcast_at(cb.get_write_ptr(), noc, a);
     }
@@ -425,8 +461,12 @@ struct noc_traits_t<CircularBufferView<AddrSel>> : zyx_emu_detail::CbArgs, zyx_e
     static uint32_t ptr(const CircularBufferView<AddrSel>& v) {
         return AddrSel == CircularBuffer::AddrSelector::READ_PTR ? v.cb.get_read_ptr() : v.cb.get_write_ptr();
     }
-    static uint32_t l1_src(const CircularBufferView<AddrSel>& v, const src_args_type& a) { return ptr(v) + a.offset_bytes; }
-    static uint32_t l1_dst(const CircularBufferView<AddrSel>& v, const dst_args_type& a) { return ptr(v) + a.offset_bytes; }
+    static uint32_t l1_src(const CircularBufferView<AddrSel>& v, const src_args_type& a) {
+        return ptr(v) + a.offset_bytes;
+    }
+    static uint32_t l1_dst(const CircularBufferView<AddrSel>& v, const dst_args_type& a) {
+        return ptr(v) + a.offset_bytes;
+    }
     static uint64_t mcast_addr(const CircularBufferView<AddrSel>& v, uint8_t noc, const dst_args_mcast_type& a) {
         return mcast_at(ptr(v), noc, a);
     }

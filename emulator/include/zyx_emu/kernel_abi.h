@@ -20,32 +20,32 @@
 #define ZYX_EMU_ROLE_PACK 4
 
 // FPU operations (unpack CB tiles into SrcA/SrcB, then math into DST).
-#define ZYX_EMU_FPU_COPY 0        // copy_tile: SrcA → DST; flags 1: a Float32 CB read as TF32 (through SrcA)
-#define ZYX_EMU_FPU_ELTWISE 1     // add/sub/mul_tiles and bcast forms; flags = op | bcast << 4
-#define ZYX_EMU_FPU_MATMUL 2      // matmul_tiles; flags = transpose, ~0u: the init's, 0x100 | t: matmul_block's t
-#define ZYX_EMU_FPU_REDUCE 3      // reduce_tile; flags = pool | dim << 4
-#define ZYX_EMU_FPU_TRANSPOSE 4   // transpose_wh_tile
-#define ZYX_EMU_FPU_TILIZE 5      // tilize_block: tile_a = tile column of a row-major block, flags = its width in tiles
+#define ZYX_EMU_FPU_COPY 0       // copy_tile: SrcA → DST; flags 1: a Float32 CB read as TF32 (through SrcA)
+#define ZYX_EMU_FPU_ELTWISE 1    // add/sub/mul_tiles and bcast forms; flags = op | bcast << 4
+#define ZYX_EMU_FPU_MATMUL 2     // matmul_tiles; flags = transpose, ~0u: the init's, 0x100 | t: matmul_block's t
+#define ZYX_EMU_FPU_REDUCE 3     // reduce_tile; flags = pool | dim << 4
+#define ZYX_EMU_FPU_TRANSPOSE 4  // transpose_wh_tile
+#define ZYX_EMU_FPU_TILIZE 5     // tilize_block: tile_a = tile column of a row-major block, flags = its width in tiles
 #define ZYX_EMU_FPU_COUNT 6
 
 // DPRINT item kinds.
-#define ZYX_EMU_DPRINT_STR 0      // value = const char*
+#define ZYX_EMU_DPRINT_STR 0  // value = const char*
 #define ZYX_EMU_DPRINT_I64 1
 #define ZYX_EMU_DPRINT_U64 2
-#define ZYX_EMU_DPRINT_F32 3      // value = f32 bits
-#define ZYX_EMU_DPRINT_F64 4      // value = f64 bits
+#define ZYX_EMU_DPRINT_F32 3  // value = f32 bits
+#define ZYX_EMU_DPRINT_F64 4  // value = f64 bits
 #define ZYX_EMU_DPRINT_CHAR 5
 #define ZYX_EMU_DPRINT_ENDL 6
 #define ZYX_EMU_DPRINT_HEX 7
 #define ZYX_EMU_DPRINT_DEC 8
-#define ZYX_EMU_DPRINT_SETW 9     // value = width
+#define ZYX_EMU_DPRINT_SETW 9  // value = width
 #define ZYX_EMU_DPRINT_SETPRECISION 10
 #define ZYX_EMU_DPRINT_FIXED 11
 #define ZYX_EMU_DPRINT_DEFAULTFLOAT 12
-#define ZYX_EMU_DPRINT_BF16 13    // value = bfloat16 bits, printed as a float
+#define ZYX_EMU_DPRINT_BF16 13  // value = bfloat16 bits, printed as a float
 #define ZYX_EMU_DPRINT_OCT 14
-#define ZYX_EMU_DPRINT_BOOL 15    // format form only ("true" / "false")
-#define ZYX_EMU_DPRINT_FORMAT 16  // value = const zyx_emu_dprint_format*: a DEVICE_PRINT call
+#define ZYX_EMU_DPRINT_BOOL 15       // format form only ("true" / "false")
+#define ZYX_EMU_DPRINT_FORMAT 16     // value = const zyx_emu_dprint_format*: a DEVICE_PRINT call
 #define ZYX_EMU_DPRINT_TILESLICE 17  // value = const zyx_emu_dprint_tile_slice*
 
 // DPRINT << TileSlice(…): elements [h0:h1:hs, w0:w1:ws] of tile `tile` of CB `cb`, counted from
@@ -73,7 +73,7 @@ struct zyx_emu_dprint_format {
 
 // Device facts a kernel's address generators need, constant for a launch.
 struct zyx_emu_device_info {
-    uint32_t arch;              // 0 Wormhole, 1 Blackhole
+    uint32_t arch;  // 0 Wormhole, 1 Blackhole
     uint32_t num_dram_banks;
     uint32_t dram_alignment;
     uint32_t l1_alignment;
@@ -90,13 +90,13 @@ struct zyx_emu_api {
     int (*role)();
     const zyx_emu_device_info* (*device_info)();
     uint8_t (*noc_index)();
-    const uint8_t* (*my_x)();   // [2] NoC x of this core per NoC
+    const uint8_t* (*my_x)();  // [2] NoC x of this core per NoC
     const uint8_t* (*my_y)();
     uint32_t (*logical_x)();
     uint32_t (*logical_y)();
-    uint32_t (*arg_addr)(int idx);          // L1 address of runtime arg idx (checked)
+    uint32_t (*arg_addr)(int idx);  // L1 address of runtime arg idx (checked)
     uint32_t (*common_arg_addr)(int idx);
-    uint32_t (*get_semaphore)(uint32_t id); // L1 address of semaphore id (checked)
+    uint32_t (*get_semaphore)(uint32_t id);  // L1 address of semaphore id (checked)
 
     // ---- circular buffers (dataflow and compute; compute calls act on their role only) ----
     void (*cb_reserve_back)(int32_t cb, int32_t n);
@@ -114,14 +114,14 @@ struct zyx_emu_api {
     void (*noc_read)(uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size, uint8_t noc);
     void (*noc_write)(uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size, uint8_t noc);
     // dst_mcast encodes the rectangle as get_noc_multicast_addr does.
-    void (*noc_write_multicast)(uint32_t src_l1, uint64_t dst_mcast, uint32_t size, uint32_t num_dests,
-                                bool loopback, uint8_t noc);
+    void (*noc_write_multicast)(uint32_t src_l1, uint64_t dst_mcast, uint32_t size, uint32_t num_dests, bool loopback,
+                                uint8_t noc);
     void (*noc_read_barrier)(uint8_t noc);
     void (*noc_write_barrier)(uint8_t noc);
     void (*noc_semaphore_inc)(uint64_t dst_noc_addr, uint32_t incr, uint8_t noc);
     void (*noc_semaphore_wait)(const volatile uint32_t* addr, uint32_t val, bool at_least);
     void (*noc_inline_dw_write)(uint64_t dst_noc_addr, uint32_t val, uint8_t noc);
-    void (*kernel_fault)(const char* what);   // a header-side check failed (e.g. unsupported use)
+    void (*kernel_fault)(const char* what);  // a header-side check failed (e.g. unsupported use)
 
     // ---- DPRINT ----
     void (*dprint)(uint32_t kind, uint64_t value);

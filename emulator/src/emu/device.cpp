@@ -44,8 +44,7 @@ const DeviceSpec& checked(const DeviceSpec& s) {
     uint32_t max_banks = s.arch == Arch::Wormhole ? 64 : 62;
     if (s.dram_banks == 0 || s.dram_banks > max_banks)
         bad("dram_banks " + std::to_string(s.dram_banks) + " is outside 1 … " + std::to_string(max_banks));
-    if (s.dram_bank_bytes <= kDramBase)
-        bad("dram_bank_bytes " + std::to_string(s.dram_bank_bytes) + " is too small");
+    if (s.dram_bank_bytes <= kDramBase) bad("dram_bank_bytes " + std::to_string(s.dram_bank_bytes) + " is too small");
     if (!power_of_two(s.dram_alignment) || !power_of_two(s.l1_alignment))
         bad("alignments must be powers of two (dram " + std::to_string(s.dram_alignment) + ", l1 " +
             std::to_string(s.l1_alignment) + ")");
@@ -78,8 +77,7 @@ Device::Impl::Impl(const DeviceSpec& s, const DeviceOptions& o)
 Device::Impl::~Impl() {
     try {
         join_launch();
-    } catch (...) {
-    }
+    } catch (...) {}
     pool.reset();
     cores.clear();
     if (stack_region) ::munmap(stack_region, stack_region_bytes);
@@ -152,14 +150,13 @@ uint8_t* Device::Impl::page_ptr(const BufferRecord& r, uint64_t page, PageLocati
 
 const BufferRecord& Device::Impl::buffer_record(uint32_t id, ErrorStatus status, const char* what) const {
     auto it = buffers.find(id);
-    if (it == buffers.end())
-        throw Error(status, std::string(what) + ": unknown buffer id " + std::to_string(id));
+    if (it == buffers.end()) throw Error(status, std::string(what) + ": unknown buffer id " + std::to_string(id));
     return it->second;
 }
 
 Device::Device(const DeviceSpec& spec, const DeviceOptions& options) : impl_(std::make_unique<Impl>(spec, options)) {
-    ZYX_LOG(emu) << "device " << spec.name << ": grid " << spec.grid_x << "x" << spec.grid_y << ", "
-                 << spec.dram_banks << " DRAM banks, L1 at 0x" << std::hex << impl_->l1.core_addr(0);
+    ZYX_LOG(emu) << "device " << spec.name << ": grid " << spec.grid_x << "x" << spec.grid_y << ", " << spec.dram_banks
+                 << " DRAM banks, L1 at 0x" << std::hex << impl_->l1.core_addr(0);
 }
 
 Device::~Device() = default;
@@ -168,17 +165,18 @@ const DeviceSpec& Device::spec() const { return impl_->spec; }
 
 CoreCoord Device::worker_core(CoreCoord logical) const {
     if (logical.x >= impl_->spec.grid_x || logical.y >= impl_->spec.grid_y)
-        throw Error(ErrorStatus::InvalidArgument, "worker_core: core (" + std::to_string(logical.x) + "," +
-                                                      std::to_string(logical.y) + ") is outside the " +
-                                                      std::to_string(impl_->spec.grid_x) + "x" +
-                                                      std::to_string(impl_->spec.grid_y) + " grid");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "worker_core: core (" + std::to_string(logical.x) + "," + std::to_string(logical.y) +
+                        ") is outside the " + std::to_string(impl_->spec.grid_x) + "x" +
+                        std::to_string(impl_->spec.grid_y) + " grid");
     return impl_->worker_noc(logical);
 }
 
 CoreCoord Device::dram_bank_core(uint32_t bank) const {
     if (bank >= impl_->spec.dram_banks)
-        throw Error(ErrorStatus::InvalidArgument, "dram_bank_core: bank " + std::to_string(bank) + " does not exist (" +
-                                                      std::to_string(impl_->spec.dram_banks) + " banks)");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "dram_bank_core: bank " + std::to_string(bank) + " does not exist (" +
+                        std::to_string(impl_->spec.dram_banks) + " banks)");
     return impl_->dram_noc(bank);
 }
 
@@ -208,9 +206,10 @@ std::vector<CoreCoord> shard_cores(const DeviceSpec& d, const ShardSpec& s) {
     std::vector<bool> seen(size_t(d.grid_x) * d.grid_y, false);
     for (const auto& r : s.cores) {
         if (r.start.x > r.end.x || r.start.y > r.end.y || r.end.x >= d.grid_x || r.end.y >= d.grid_y)
-            throw Error(ErrorStatus::InvalidArgument, "buffer_create: shard core range " + coord_str(r.start) + "-" +
-                                                          coord_str(r.end) + " is inverted or outside the " +
-                                                          std::to_string(d.grid_x) + "x" + std::to_string(d.grid_y) + " grid");
+            throw Error(ErrorStatus::InvalidArgument,
+                        "buffer_create: shard core range " + coord_str(r.start) + "-" + coord_str(r.end) +
+                            " is inverted or outside the " + std::to_string(d.grid_x) + "x" + std::to_string(d.grid_y) +
+                            " grid");
         bool row = s.orientation == ShardOrientation::RowMajor;
         uint32_t outer_n = row ? r.end.y - r.start.y + 1 : r.end.x - r.start.x + 1;
         uint32_t inner_n = row ? r.end.x - r.start.x + 1 : r.end.y - r.start.y + 1;
@@ -229,7 +228,8 @@ std::vector<CoreCoord> shard_cores(const DeviceSpec& d, const ShardSpec& s) {
 void plan_shards(const DeviceSpec& d, const BufferConfig& c, BufferRecord& r) {
     const ShardSpec& s = c.shard;
     auto bad = [&](const std::string& what) {
-        throw Error(ErrorStatus::InvalidArgument, std::string("buffer_create: ") + layout_name(c.layout) + " buffer: " + what);
+        throw Error(ErrorStatus::InvalidArgument,
+                    std::string("buffer_create: ") + layout_name(c.layout) + " buffer: " + what);
     };
     if (c.type != BufferType::L1) bad("sharded buffers live in L1 (BufferType::L1)");
     if (s.page_shape[0] == 0 || s.page_shape[1] == 0 || s.shard_shape[0] % s.page_shape[0] != 0 ||
@@ -243,9 +243,11 @@ void plan_shards(const DeviceSpec& d, const BufferConfig& c, BufferRecord& r) {
         bad("tensor shape in pages " + std::to_string(th) + "x" + std::to_string(tw) + " does not hold the buffer's " +
             std::to_string(r.num_pages) + " pages");
     if (c.layout == BufferLayout::HeightSharded && sw != tw)
-        bad("a height-sharded shard spans the full width (" + std::to_string(tw) + " pages), not " + std::to_string(sw));
+        bad("a height-sharded shard spans the full width (" + std::to_string(tw) + " pages), not " +
+            std::to_string(sw));
     if (c.layout == BufferLayout::WidthSharded && sh != th)
-        bad("a width-sharded shard spans the full height (" + std::to_string(th) + " pages), not " + std::to_string(sh));
+        bad("a width-sharded shard spans the full height (" + std::to_string(th) + " pages), not " +
+            std::to_string(sh));
     const uint32_t grid_h = (th + sh - 1) / sh, grid_w = (tw + sw - 1) / sw;
     std::vector<CoreCoord> cores = shard_cores(d, s);
     if (uint64_t(grid_h) * grid_w > cores.size())
@@ -273,11 +275,13 @@ Buffer Device::buffer_create(const BufferConfig& c) {
     const bool l1 = c.type == BufferType::L1;
     if (size == 0) throw Error(ErrorStatus::MemoryAllocation, "buffer_create: zero-size buffer");
     if (page_bytes == 0 || size % page_bytes != 0)
-        throw Error(ErrorStatus::InvalidArgument, "buffer_create: page size " + std::to_string(page_bytes) +
-                                                      " B does not divide the buffer size " + std::to_string(size) + " B");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "buffer_create: page size " + std::to_string(page_bytes) + " B does not divide the buffer size " +
+                        std::to_string(size) + " B");
     if (!l1 && c.layout != BufferLayout::Interleaved)
-        throw Error(ErrorStatus::InvalidArgument, std::string("buffer_create: a ") + layout_name(c.layout) +
-                                                      " DRAM buffer: sharded buffers live in L1 in the emulator");
+        throw Error(ErrorStatus::InvalidArgument,
+                    std::string("buffer_create: a ") + layout_name(c.layout) +
+                        " DRAM buffer: sharded buffers live in L1 in the emulator");
     // 64-bit, checked: a page near 2^32 must not wrap to a 0-byte stride (two buffers would share
     // an address). A page is one contiguous piece of one bank, so it must fit a bank.
     const uint64_t bank_bytes = l1 ? d.spec.l1_bytes - d.spec.l1_unreserved_base : d.spec.dram_bank_bytes;
@@ -286,8 +290,9 @@ Buffer Device::buffer_create(const BufferConfig& c) {
     const char* where = l1 ? "L1 bank" : "DRAM bank";
     const uint64_t aligned_page = align_up(page_bytes, align);
     if (aligned_page > std::min<uint64_t>(bank_bytes, UINT32_MAX))
-        throw Error(ErrorStatus::InvalidArgument, "buffer_create: page size " + std::to_string(page_bytes) + " B does not fit a " +
-                                                      where + " of " + std::to_string(bank_bytes) + " B");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "buffer_create: page size " + std::to_string(page_bytes) + " B does not fit a " + where + " of " +
+                        std::to_string(bank_bytes) + " B");
     BufferRecord r;
     r.aligned_page = uint32_t(aligned_page);
     r.num_pages = size / page_bytes;
@@ -303,11 +308,12 @@ Buffer Device::buffer_create(const BufferConfig& c) {
     if (r.bank_span <= bank_bytes)
         addr = l1 ? d.l1_alloc.alloc_top(r.bank_span, align) : d.dram_alloc.alloc(r.bank_span, align);
     if (addr == UINT64_MAX || addr > UINT32_MAX) {
-        std::string in_use = l1 ? std::string() : ": " + std::to_string(d.dram_allocated) + " of " +
-                                                      std::to_string(uint64_t(banks) * bank_bytes) + " B in use";
-        throw Error(ErrorStatus::MemoryAllocation, "buffer_create: cannot allocate " + std::to_string(size) + " B (" +
-                                                       std::to_string(r.bank_span) + " B in each of " +
-                                                       std::to_string(banks) + " " + where + "s)" + in_use);
+        std::string in_use = l1 ? std::string()
+                                : ": " + std::to_string(d.dram_allocated) + " of " +
+                std::to_string(uint64_t(banks) * bank_bytes) + " B in use";
+        throw Error(ErrorStatus::MemoryAllocation,
+                    "buffer_create: cannot allocate " + std::to_string(size) + " B (" + std::to_string(r.bank_span) +
+                        " B in each of " + std::to_string(banks) + " " + where + "s)" + in_use);
     }
     r.buf = {d.next_buffer_id++, uint32_t(addr), size, page_bytes, c.type, c.layout};
     if (!l1) {
@@ -315,8 +321,8 @@ Buffer Device::buffer_create(const BufferConfig& c) {
         d.buffers_by_address[r.buf.address] = r.buf.id;
     }
     d.buffers.emplace(r.buf.id, r);
-    ZYX_LOG(mem) << "emu buffer " << r.buf.id << ": " << size << " B " << (l1 ? "L1 " : "DRAM ") << layout_name(c.layout)
-                 << ", page " << page_bytes << " B at 0x" << std::hex << addr;
+    ZYX_LOG(mem) << "emu buffer " << r.buf.id << ": " << size << " B " << (l1 ? "L1 " : "DRAM ")
+                 << layout_name(c.layout) << ", page " << page_bytes << " B at 0x" << std::hex << addr;
     return r.buf;
 }
 
@@ -345,8 +351,9 @@ void for_each_page_piece(Device::Impl& d, uint32_t buffer_id, uint64_t bytes, ui
                          const char* api, F&& piece) {
     const BufferRecord& r = d.buffer_record(buffer_id, status, api);
     if (offset > r.buf.size || bytes > r.buf.size - offset)
-        throw Error(status, std::string(api) + ": " + std::to_string(bytes) + " B at offset " + std::to_string(offset) +
-                                " exceed buffer " + std::to_string(buffer_id) + " of " + std::to_string(r.buf.size) + " B");
+        throw Error(status,
+                    std::string(api) + ": " + std::to_string(bytes) + " B at offset " + std::to_string(offset) +
+                        " exceed buffer " + std::to_string(buffer_id) + " of " + std::to_string(r.buf.size) + " B");
     for (uint64_t done = 0; done < bytes;) {
         uint64_t page = offset / r.buf.page_bytes, in_page = offset % r.buf.page_bytes;
         uint64_t n = std::min<uint64_t>(bytes - done, r.buf.page_bytes - in_page);
@@ -384,10 +391,11 @@ std::vector<uint32_t> Device::tensor_accessor_args(uint32_t buffer_id) const {
     std::lock_guard<std::mutex> lock(impl_->mu);
     const BufferRecord& r = impl_->buffer_record(buffer_id, ErrorStatus::InvalidArgument, "tensor_accessor_args");
     if (r.buf.layout != BufferLayout::Interleaved)
-        throw Error(ErrorStatus::Unsupported, "Unsupported: tensor_accessor_args of " + std::string(layout_name(r.buf.layout)) +
-                                                  " buffer " + std::to_string(buffer_id) +
-                                                  ": the emulator's TensorAccessor is interleaved only; reach a shard "
-                                                  "through a circular buffer placed on the buffer");
+        throw Error(ErrorStatus::Unsupported,
+                    "Unsupported: tensor_accessor_args of " + std::string(layout_name(r.buf.layout)) + " buffer " +
+                        std::to_string(buffer_id) +
+                        ": the emulator's TensorAccessor is interleaved only; reach a shard "
+                        "through a circular buffer placed on the buffer");
     return {r.buf.type == BufferType::Dram ? kTensorAccessorIsDram : 0u, r.aligned_page};
 }
 
@@ -395,9 +403,9 @@ PageLocation Device::buffer_page_location(uint32_t buffer_id, uint64_t page) con
     std::lock_guard<std::mutex> lock(impl_->mu);
     const BufferRecord& r = impl_->buffer_record(buffer_id, ErrorStatus::InvalidArgument, "buffer_page_location");
     if (page >= r.num_pages)
-        throw Error(ErrorStatus::InvalidArgument, "buffer_page_location: page " + std::to_string(page) + " is past the " +
-                                                      std::to_string(r.num_pages) + " pages of buffer " +
-                                                      std::to_string(buffer_id));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "buffer_page_location: page " + std::to_string(page) + " is past the " +
+                        std::to_string(r.num_pages) + " pages of buffer " + std::to_string(buffer_id));
     PageLocation loc;
     impl_->page_ptr(r, page, &loc);
     return loc;
@@ -405,8 +413,9 @@ PageLocation Device::buffer_page_location(uint32_t buffer_id, uint64_t page) con
 
 CoreCoord Device::l1_bank_core(uint32_t bank) const {
     if (bank >= impl_->num_cores())
-        throw Error(ErrorStatus::InvalidArgument, "l1_bank_core: bank " + std::to_string(bank) + " does not exist (" +
-                                                      std::to_string(impl_->num_cores()) + " L1 banks)");
+        throw Error(ErrorStatus::InvalidArgument,
+                    "l1_bank_core: bank " + std::to_string(bank) + " does not exist (" +
+                        std::to_string(impl_->num_cores()) + " L1 banks)");
     return {bank % impl_->spec.grid_x, bank / impl_->spec.grid_x};
 }
 

@@ -55,18 +55,18 @@ enum class Arch : uint8_t { Wormhole, Blackhole };
 
 // One emulated chip. Figures and their sources are in emulator/README.md.
 struct DeviceSpec {
-    std::string name;           // "wormhole-n150", "blackhole-p100a", "blackhole-p150"
+    std::string name;  // "wormhole-n150", "blackhole-p100a", "blackhole-p150"
     Arch arch;
-    uint32_t grid_x, grid_y;    // worker (Tensix) grid as tt-metal reports it, harvesting applied
-    uint32_t l1_bytes;          // usable L1 per core (1,499,136 on WH and BH)
-    uint32_t l1_unreserved_base;// first L1 byte available to circular buffers
-    uint32_t dram_banks;        // interleaving banks (WH 12, BH p100a 7, BH p150 8)
-    uint64_t dram_bank_bytes;   // bytes per bank
-    uint32_t dram_alignment;    // WH 32 B, BH 64 B
-    uint32_t l1_alignment;      // 16 B
-    uint32_t num_cbs;           // WH 32, BH 64
-    uint32_t noc_max_burst;     // WH 8 KiB, BH 16 KiB
-    const char* source;         // where the figures come from
+    uint32_t grid_x, grid_y;      // worker (Tensix) grid as tt-metal reports it, harvesting applied
+    uint32_t l1_bytes;            // usable L1 per core (1,499,136 on WH and BH)
+    uint32_t l1_unreserved_base;  // first L1 byte available to circular buffers
+    uint32_t dram_banks;          // interleaving banks (WH 12, BH p100a 7, BH p150 8)
+    uint64_t dram_bank_bytes;     // bytes per bank
+    uint32_t dram_alignment;      // WH 32 B, BH 64 B
+    uint32_t l1_alignment;        // 16 B
+    uint32_t num_cbs;             // WH 32, BH 64
+    uint32_t noc_max_burst;       // WH 8 KiB, BH 16 KiB
+    const char* source;           // where the figures come from
 };
 
 // Known presets: "wormhole-n150", "blackhole-p100a", "blackhole-p150". Throws InvalidArgument
@@ -91,10 +91,10 @@ using CoreRangeSet = std::vector<CoreRange>;
 // the static CB area but at that L1 buffer's address on each core (tt-metal's
 // set_globally_allocated_address; a sharded buffer's shard), resolved at every launch.
 struct CircularBufferSpec {
-    uint32_t index = 0;         // CB id, below DeviceSpec::num_cbs
+    uint32_t index = 0;  // CB id, below DeviceSpec::num_cbs
     DataFormat format = DataFormat::Float16_b;
-    uint32_t page_bytes = 0;    // % 4 == 0
-    uint32_t num_pages = 0;     // total size = page_bytes * num_pages
+    uint32_t page_bytes = 0;  // % 4 == 0
+    uint32_t num_pages = 0;   // total size = page_bytes * num_pages
     CoreRangeSet cores;
     struct Alias {
         uint32_t index = 0;
@@ -113,8 +113,8 @@ struct ComputeConfig {
 };
 
 struct KernelSpec {
-    std::string name;           // shown in every error that concerns this kernel
-    std::string source;         // the kernel's C++ text (as CreateKernelFromString takes it)
+    std::string name;                               // shown in every error that concerns this kernel
+    std::string source;                             // the kernel's C++ text (as CreateKernelFromString takes it)
     KernelKind kind = KernelKind::data_movement_0;  // which processors (core/tenstorrent_names.hpp)
     CoreRangeSet cores;
     std::vector<uint32_t> compile_args;          // → get_compile_time_arg_val(i)
@@ -123,8 +123,8 @@ struct KernelSpec {
     // KERNEL_COMPILE_TIME_ARG_MAP define ({"name",value},… sorted by name), which must then not
     // also be given in `defines`.
     std::map<std::string, uint32_t> named_compile_args;
-    std::optional<uint8_t> noc;                  // default: 0 for data_movement_0, 1 for data_movement_1
-    ComputeConfig compute;                       // compute kernels only
+    std::optional<uint8_t> noc;  // default: 0 for data_movement_0, 1 for data_movement_1
+    ComputeConfig compute;       // compute kernels only
 };
 
 struct SemaphoreSpec {
@@ -134,8 +134,8 @@ struct SemaphoreSpec {
 
 struct ProgramSpec {
     std::vector<CircularBufferSpec> cbs;
-    std::vector<KernelSpec> kernels;       // kernel id = index in this vector
-    std::vector<SemaphoreSpec> semaphores; // semaphore id = index in this vector
+    std::vector<KernelSpec> kernels;        // kernel id = index in this vector
+    std::vector<SemaphoreSpec> semaphores;  // semaphore id = index in this vector
 };
 
 enum class BufferType : uint8_t { Dram, L1 };
@@ -150,9 +150,9 @@ enum class ShardOrientation : uint8_t { RowMajor, ColMajor };
 // row-major with the full shard width as the stride (a partial edge shard leaves gaps).
 struct ShardSpec {
     CoreRangeSet cores;
-    std::array<uint32_t, 2> shard_shape{};          // elements: height, width
+    std::array<uint32_t, 2> shard_shape{};  // elements: height, width
     ShardOrientation orientation = ShardOrientation::RowMajor;
-    std::array<uint32_t, 2> page_shape{};           // elements per page: height, width
+    std::array<uint32_t, 2> page_shape{};             // elements per page: height, width
     std::array<uint32_t, 2> tensor_shape_in_pages{};  // pages: height, width
 };
 
@@ -214,9 +214,9 @@ inline constexpr uint32_t kTensorAccessorIsDram = 2;
 //   kernels, cores, processors, the bank bytes and the buffer), even when a semaphore orders the
 //   writes. DRAM read/write races, L1 races and races inside one core are not checked.
 struct DeviceOptions {
-    unsigned threads = 0;               // host worker threads for cores; 0 = hardware concurrency
+    unsigned threads = 0;                   // host worker threads for cores; 0 = hardware concurrency
     std::optional<uint64_t> schedule_seed;  // set: seeded random fiber schedule and NoC completion, one worker
-    std::string trace_path;             // non-empty: write a Chrome/Perfetto JSON trace of each launch
+    std::string trace_path;                 // non-empty: write a Chrome/Perfetto JSON trace of each launch
     // Set: each completed DPRINT / DEVICE_PRINT line (without its "\n") is also handed here, with
     // the logical core and the processor (0 BRISC, 1 NCRISC, 2 TRISC0, 3 TRISC1, 4 TRISC2);
     // ZYX_DEBUG=emu logging is unchanged. Called from the device's worker threads, possibly at
@@ -283,8 +283,7 @@ public:
     void program_free(ProgramId program);
 
     // Runtime args of one kernel on one core (at most 341 unique + common words per kernel).
-    void program_set_runtime_args(ProgramId program, uint32_t kernel, CoreCoord core,
-                                  std::vector<uint32_t> args);
+    void program_set_runtime_args(ProgramId program, uint32_t kernel, CoreCoord core, std::vector<uint32_t> args);
     void program_set_common_runtime_args(ProgramId program, uint32_t kernel, std::vector<uint32_t> args);
 
     // Starts the program on every core it names. Returns at once; wait() finishes it. Throws

@@ -30,11 +30,11 @@ inline std::string coord_str(CoreCoord c) {
 
 struct BufferRecord {
     Buffer buf;
-    uint32_t aligned_page = 0;   // page stride inside a bank: align(page_bytes, DRAM / L1 alignment)
+    uint32_t aligned_page = 0;  // page stride inside a bank: align(page_bytes, DRAM / L1 alignment)
     uint64_t num_pages = 0;
-    uint64_t bank_span = 0;      // bytes reserved at `address` in every bank
-    uint64_t full_rows = 0;      // num_pages / banks: pages every bank holds
-    uint32_t extra_pages = 0;    // num_pages % banks: banks 0 … extra_pages-1 hold one page more
+    uint64_t bank_span = 0;    // bytes reserved at `address` in every bank
+    uint64_t full_rows = 0;    // num_pages / banks: pages every bank holds
+    uint32_t extra_pages = 0;  // num_pages % banks: banks 0 … extra_pages-1 hold one page more
     // Sharded L1 buffers: per page, the core index (y * grid_x + x) and the page slot in its
     // shard; per shard, its core index.
     std::vector<uint32_t> page_core, page_slot, shard_core;
@@ -46,10 +46,10 @@ struct BufferRecord {
     }
 };
 
-struct Program;   // program.hpp
-struct Launch;    // engine.hpp
-struct Core;      // engine.hpp
-class WorkerPool; // engine.hpp
+struct Program;    // program.hpp
+struct Launch;     // engine.hpp
+struct Core;       // engine.hpp
+class WorkerPool;  // engine.hpp
 
 struct Device::Impl {
     DeviceSpec spec;
@@ -58,7 +58,7 @@ struct Device::Impl {
     DramBanks dram;
     RangeAllocator dram_alloc;
     RangeAllocator l1_alloc;  // L1 buffers: [l1_unreserved_base, l1_bytes), the same range on every core
-    mutable std::mutex mu;  // guards buffers / programs against the launch thread's lookups
+    mutable std::mutex mu;    // guards buffers / programs against the launch thread's lookups
 
     std::map<uint32_t, BufferRecord> buffers;
     std::map<uint64_t, uint32_t> buffers_by_address;  // DRAM address → buffer id (NoC bounds checks)
@@ -69,16 +69,16 @@ struct Device::Impl {
     ProgramId next_program_id = 1;
     uint64_t launches = 0;
 
-    std::unique_ptr<WorkerPool> pool;   // created on first launch
-    std::shared_ptr<Launch> running;    // the launch in flight (or finished, not yet joined)
-    std::optional<Error> unreported;    // failure of a finished launch, thrown by the next wait()
+    std::unique_ptr<WorkerPool> pool;  // created on first launch
+    std::shared_ptr<Launch> running;   // the launch in flight (or finished, not yet joined)
+    std::optional<Error> unreported;   // failure of a finished launch, thrown by the next wait()
 
     // Per-core engine state and fiber stacks, created on the first launch and reused.
     std::vector<std::unique_ptr<Core>> cores;
     void* stack_region = nullptr;
     size_t stack_region_bytes = 0;
-    std::vector<void*> fiber_stacks;    // [core * 5 + processor]
-    zyx_emu_device_info info{};         // what kernels' address generators read
+    std::vector<void*> fiber_stacks;  // [core * 5 + processor]
+    zyx_emu_device_info info{};       // what kernels' address generators read
 
     Impl(const DeviceSpec& s, const DeviceOptions& o);
     ~Impl();

@@ -50,7 +50,8 @@ Spec parse_spec(const zyx_emu_dprint_format& m, const std::string& s) {
     if (i < s.size() && std::strchr("dxXobBcfFeEgGs", s[i])) sp.type = s[i++];
     if (i != s.size()) {
         if (s.find('{') != std::string::npos || s.find('L') != std::string::npos || s.find('a') != std::string::npos)
-            bad(m, "format spec '{:" + s + "}' (nested width or precision, locale, hex floats)", ErrorStatus::Unsupported);
+            bad(m, "format spec '{:" + s + "}' (nested width or precision, locale, hex floats)",
+                ErrorStatus::Unsupported);
         bad(m, "invalid format spec '{:" + s + "}'");
     }
     return sp;
@@ -77,7 +78,8 @@ std::string format_int(const zyx_emu_dprint_format& m, bool negative, uint64_t m
     int base = 10;
     std::string prefix;
     switch (sp.type) {
-        case 0: case 'd': break;
+        case 0:
+        case 'd': break;
         case 'x': base = 16, prefix = "0x"; break;
         case 'X': base = 16, prefix = "0X"; break;
         case 'o': base = 8, prefix = mag ? "0" : ""; break;
@@ -120,8 +122,8 @@ std::string format_float(const zyx_emu_dprint_format& m, double v, bool single, 
         if (!std::strchr("fFeEgG", conv)) bad(m, std::string("format type '") + conv + "' for a float argument");
         int prec = sp.precision >= 0 ? sp.precision : 6;
         std::string fmt = std::string("%") + (sp.alt ? "#" : "") + ".*" + conv;
-        std::vector<char> buf(size_t(std::snprintf(nullptr, 0, fmt.c_str(), prec, a)) + 1); // allow-print
-        std::snprintf(buf.data(), buf.size(), fmt.c_str(), prec, a); // allow-print
+        std::vector<char> buf(size_t(std::snprintf(nullptr, 0, fmt.c_str(), prec, a)) + 1);  // allow-print
+        std::snprintf(buf.data(), buf.size(), fmt.c_str(), prec, a);                         // allow-print
         body = buf.data();
     }
     std::string head = sign_of(negative, sp.sign);
@@ -142,13 +144,15 @@ std::string format_arg(const zyx_emu_dprint_format& m, const zyx_emu_dprint_arg&
             return format_int(m, false, arg.value, sp, "an integer");
         case ZYX_EMU_DPRINT_CHAR:
             if (!sp.type || sp.type == 'c') {
-                if (sp.sign != '-' || sp.alt || sp.zero || sp.precision >= 0) bad(m, "a sign, '#', '0' or precision for a char");
+                if (sp.sign != '-' || sp.alt || sp.zero || sp.precision >= 0)
+                    bad(m, "a sign, '#', '0' or precision for a char");
                 return pad(std::string(1, char(arg.value)), sp, '<', 0);
             }
             return format_int(m, false, uint8_t(arg.value), sp, "a char");
         case ZYX_EMU_DPRINT_BOOL:
             if (!sp.type || sp.type == 's') {
-                if (sp.sign != '-' || sp.alt || sp.zero || sp.precision >= 0) bad(m, "a sign, '#', '0' or precision for a bool");
+                if (sp.sign != '-' || sp.alt || sp.zero || sp.precision >= 0)
+                    bad(m, "a sign, '#', '0' or precision for a bool");
                 return pad(arg.value ? "true" : "false", sp, '<', 0);
             }
             return format_int(m, false, arg.value ? 1 : 0, sp, "a bool");
@@ -208,7 +212,8 @@ std::string format_device_print(const zyx_emu_dprint_format& m) {
             index = next++;
         } else {
             for (char c : id)
-                if (c < '0' || c > '9') bad(m, "field '{" + field + "}': named arguments are not supported", ErrorStatus::Unsupported);
+                if (c < '0' || c > '9')
+                    bad(m, "field '{" + field + "}': named arguments are not supported", ErrorStatus::Unsupported);
             indexed = true;
             index = uint32_t(std::stoul(id));
         }

@@ -51,11 +51,11 @@ inline constexpr int kProcs = 5;
 const char* proc_name(Proc p);  // "BRISC", "NCRISC", "TRISC0 (UNPACK)", …
 
 // L1 layout of the emulator's reserved area (below DeviceSpec::l1_unreserved_base).
-inline constexpr uint32_t kL1SemaphoreBase = 0x100;    // semaphore id i at + i * 16
+inline constexpr uint32_t kL1SemaphoreBase = 0x100;  // semaphore id i at + i * 16
 inline constexpr uint32_t kMaxSemaphores = 16;
-inline constexpr uint32_t kL1ArgsBase = 0x1000;        // kernel slot s: unique args at + s * 0x1000,
-inline constexpr uint32_t kL1CommonArgsOffset = 0x800; //   common args at + 0x800
-inline constexpr uint32_t kMaxRuntimeArgs = 341;       // unique + common, per kernel per core
+inline constexpr uint32_t kL1ArgsBase = 0x1000;         // kernel slot s: unique args at + s * 0x1000,
+inline constexpr uint32_t kL1CommonArgsOffset = 0x800;  //   common args at + 0x800
+inline constexpr uint32_t kMaxRuntimeArgs = 341;        // unique + common, per kernel per core
 
 // One circular buffer of one core (tt-metal docs, "Circular Buffers"): free-running 16-bit counters, pointers
 // that move only on push/pop and wrap only when they land exactly on the limit.
@@ -67,9 +67,9 @@ struct CbState {
     uint32_t fifo_base = 0, fifo_limit = 0, fifo_size = 0;  // L1 host addresses
     uint16_t received = 0, acked = 0;
     uint32_t wr_ptr = 0, rd_ptr = 0;
-    uint32_t reserved = 0;  // pages granted to the producer by cb_reserve_back, not yet pushed
-    uint32_t waited = 0;    // pages the consumer has waited for from the front, not yet popped
-    uint32_t packed = 0;    // pack_tile calls since the last cb_push_back (sequential packing)
+    uint32_t reserved = 0;                // pages granted to the producer by cb_reserve_back, not yet pushed
+    uint32_t waited = 0;                  // pages the consumer has waited for from the front, not yet popped
+    uint32_t packed = 0;                  // pack_tile calls since the last cb_push_back (sequential packing)
     int8_t producer = -1, consumer = -1;  // Proc that pushes / pops (only one each)
     uint32_t available() const { return uint16_t(received - acked); }
     uint32_t free_pages() const { return num_pages - available(); }
@@ -96,13 +96,13 @@ struct DstState {
     uint32_t capacity = 8, sections = 2;
     Section state[2] = {Free, Free};
     uint32_t math_sec = 0, pack_sec = 0;
-    uint32_t written[2] = {0, 0};  // tiles written since acquire (bit per tile)
-    uint32_t stale[2] = {0, 0};    // tiles that read as zero but still hold old values (bit per tile)
-    uint32_t pending[2] = {0, 0};  // tiles whose FPU result awaits its 16-bit rounding (bit per tile)
+    uint32_t written[2] = {0, 0};     // tiles written since acquire (bit per tile)
+    uint32_t stale[2] = {0, 0};       // tiles that read as zero but still hold old values (bit per tile)
+    uint32_t pending[2] = {0, 0};     // tiles whose FPU result awaits its 16-bit rounding (bit per tile)
     DataFormat round_to[2][16] = {};  // the 16-bit format of each pending tile
-    uint32_t uniform[2] = {0, 0};  // tiles that hold uniform_word everywhere, not yet written (bit per tile)
+    uint32_t uniform[2] = {0, 0};     // tiles that hold uniform_word everywhere, not yet written (bit per tile)
     uint32_t uniform_word[2][16] = {};
-    float* tiles = nullptr;        // sections * capacity * 1024 floats
+    float* tiles = nullptr;  // sections * capacity * 1024 floats
     float* tile(uint32_t sec, uint32_t i) { return tiles + (size_t(sec) * capacity + i) * 1024; }
 };
 
@@ -123,7 +123,7 @@ struct OperandQueue {
 
 // What a TRISC has been configured for by the last *_init it ran (each TRISC has its own).
 struct RoleConfig {
-    uint32_t elt_flags = 0;      // op | bcast << 4
+    uint32_t elt_flags = 0;  // op | bcast << 4
     bool acc_to_dest = false;
     uint32_t mm_transpose = 0;
     uint32_t reduce_flags = 0;
@@ -194,8 +194,8 @@ struct Fiber {
     Proc proc = Proc::Brisc;
     const KernelBinary* kernel = nullptr;  // null: nothing runs on this processor
     bool finished = true;
-    bool crashed = false;                  // abandoned after a fault signal: never resumed again
-    bool polled = false;                   // yielded from a polling call: not resumed again this pass
+    bool crashed = false;  // abandoned after a fault signal: never resumed again
+    bool polled = false;   // yielded from a polling call: not resumed again this pass
     // Events this processor caused that other processors can observe (CB push/pop, NoC transfer
     // issued or completed, semaphore increment, DST or operand hand-over). The scheduler tells a
     // spinning poller from a working one by whether this moved during its last run.
@@ -203,7 +203,7 @@ struct Fiber {
     uint64_t events_at_poll = 0;  // `events` when the last poll returned
     bool idle_poll = false;       // no event between the last poll's return and this poll
     Wait wait;
-    std::vector<NocTxn> txns;              // outstanding NoC transfers issued by this processor
+    std::vector<NocTxn> txns;  // outstanding NoC transfers issued by this processor
     // The DRAM buffers this processor addressed last (buffers cannot change during a launch):
     // most transfers hit one of them, which spares the lookup in Device::Impl::buffers_by_address.
     const BufferRecord* dram_seen[2] = {nullptr, nullptr};
@@ -256,9 +256,9 @@ struct Launch {
     Device::Impl* dev = nullptr;
     std::shared_ptr<Program> program;
     ProgramId program_id = 0;
-    std::vector<Core*> cores;  // active cores
-    std::vector<Core*> claim_order;        // the order workers claim cores in (shuffled when seeded)
-    std::atomic<size_t> next_claim{0};     // claim_order[next_claim] is the next unclaimed core
+    std::vector<Core*> cores;           // active cores
+    std::vector<Core*> claim_order;     // the order workers claim cores in (shuffled when seeded)
+    std::atomic<size_t> next_claim{0};  // claim_order[next_claim] is the next unclaimed core
     bool randomize = false;
     uint64_t seed = 0;
 

@@ -26,8 +26,8 @@ static_assert(uint32_t(tile::PoolType::Max) == 2 && uint32_t(tile::PoolType::Min
               "reduce op codes (tt-metal's PoolType and ReduceDim values)");
 
 const char* fpu_name(uint32_t op) {
-    static const char* n[] = {"copy_tile",         "add/sub/mul_tiles", "matmul_tiles", "reduce_tile",
-                              "transpose_wh_tile", "tilize_block"};
+    static const char* n[] = {"copy_tile",   "add/sub/mul_tiles", "matmul_tiles",
+                              "reduce_tile", "transpose_wh_tile", "tilize_block"};
     return op < ZYX_EMU_FPU_COUNT ? n[op] : "?";
 }
 
@@ -39,9 +39,12 @@ const char* fpu_name(uint32_t op) {
     float* t = d.tile(sec, i);
     const uint32_t bit = 1u << i;
     if (!overwrite) {
-        if (d.stale[sec] & bit) std::memset(t, 0, 1024 * sizeof(float));
-        else if (d.pending[sec] & bit) tile::dest16_round(d.round_to[sec][i], t, Rounding::NearestEven);
-        else tile::fill_bits(t, d.uniform_word[sec][i]);
+        if (d.stale[sec] & bit)
+            std::memset(t, 0, 1024 * sizeof(float));
+        else if (d.pending[sec] & bit)
+            tile::dest16_round(d.round_to[sec][i], t, Rounding::NearestEven);
+        else
+            tile::fill_bits(t, d.uniform_word[sec][i]);
     }
     d.stale[sec] &= ~bit;
     d.pending[sec] &= ~bit;
@@ -69,7 +72,8 @@ const char* fpu_name(uint32_t op) {
 // generated kernel (tens per tile) each make one to three of these.
 [[gnu::always_inline]] inline void math_check(Fiber& f, uint32_t idst, const char* api) {
     DstState& d = f.core->dst;
-    if (d.state[d.math_sec] != DstState::Acquired || idst >= d.capacity) [[unlikely]] math_dst_fault(f, idst, api);
+    if (d.state[d.math_sec] != DstState::Acquired || idst >= d.capacity) [[unlikely]]
+        math_dst_fault(f, idst, api);
     d.written[d.math_sec] |= 1u << idst;
 }
 [[gnu::always_inline]] inline float* math_dst(Fiber& f, uint32_t idst, const char* api, bool overwrite = false) {
@@ -93,8 +97,8 @@ DataFormat dest16_format(DataFormat unpacked) {
     return unpacked == DataFormat::Float16 ? DataFormat::Float16 : DataFormat::Float16_b;
 }
 bool is_float_format(DataFormat f) {
-    return f == DataFormat::Float32 || f == DataFormat::Float16 || f == DataFormat::Float16_b || f == DataFormat::Bfp8_b ||
-           f == DataFormat::Bfp8;
+    return f == DataFormat::Float32 || f == DataFormat::Float16 || f == DataFormat::Float16_b ||
+        f == DataFormat::Bfp8_b || f == DataFormat::Bfp8;
 }
 
 // Rounding of an SFPU result stored into a 16-bit DST: truncation (native SFPSTORE), or the
@@ -126,7 +130,8 @@ void tile_regs_commit() {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
     DstState& d = f.core->dst;
-    if (d.state[d.math_sec] != DstState::Acquired) [[unlikely]] dst_fault("tile_regs_commit without tile_regs_acquire", d.math_sec);
+    if (d.state[d.math_sec] != DstState::Acquired) [[unlikely]]
+        dst_fault("tile_regs_commit without tile_regs_acquire", d.math_sec);
     d.state[d.math_sec] = DstState::Committed;
     d.math_sec = (d.math_sec + 1) % d.sections;
     ++f.events;
@@ -147,7 +152,8 @@ void tile_regs_release() {
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
-    if (d.state[d.pack_sec] != DstState::Packing) [[unlikely]] dst_fault("tile_regs_release without tile_regs_wait", d.pack_sec);
+    if (d.state[d.pack_sec] != DstState::Packing) [[unlikely]]
+        dst_fault("tile_regs_release without tile_regs_wait", d.pack_sec);
     // Zeroed lazily: the written tiles read as zero from now on (settle_dst clears them).
     d.stale[d.pack_sec] |= d.written[d.pack_sec];
     d.pending[d.pack_sec] = 0;
@@ -175,7 +181,8 @@ void fpu_init(uint32_t op, uint32_t, uint32_t, int32_t cb_out, uint32_t flags, b
 [[noreturn]] ZYX_EMU_COLD void unpack_fault(const CbState& cb, uint32_t cb_id, uint32_t t, const char* api) {
     if (t >= cb.waited)
         kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + ", tile " + std::to_string(t) +
-                     "): the tile is outside the " + std::to_string(cb.waited) + " pages waited for with cb_wait_front");
+                     "): the tile is outside the " + std::to_string(cb.waited) +
+                     " pages waited for with cb_wait_front");
     kernel_fault(std::string(api) + "(cb " + std::to_string(cb_id) + "): page of " + std::to_string(cb.page_bytes) +
                  " B is smaller than a " + std::string(data_format_name(cb.format)) + " tile");
 }
@@ -183,7 +190,8 @@ void fpu_init(uint32_t op, uint32_t, uint32_t, int32_t cb_out, uint32_t flags, b
 // UNPACK reads tile `t` counted from the front of the waited window of cb `cb_id`.
 const CbState& unpack_source(Fiber& f, uint32_t cb_id, uint32_t t, const char* api) {
     const CbState& cb = cb_checked(f, int32_t(cb_id), api);
-    if (t >= cb.waited || cb.page_bytes < cb.tile_bytes) [[unlikely]] unpack_fault(cb, cb_id, t, api);
+    if (t >= cb.waited || cb.page_bytes < cb.tile_bytes) [[unlikely]]
+        unpack_fault(cb, cb_id, t, api);
     return cb;
 }
 
@@ -192,7 +200,7 @@ std::string tilize_call(uint32_t cb_id, uint32_t width) {
 }
 
 [[noreturn]] ZYX_EMU_COLD void tilize_fault(const CbState& cb, uint32_t cb_id, uint32_t width, uint32_t col,
-                                           uint64_t extent) {
+                                            uint64_t extent) {
     const std::string call = tilize_call(cb_id, width);
     if (tile::row_major_datum_bytes(cb.format) == 0)
         kernel_fault(call + ": data format " + std::string(data_format_name(cb.format)) +
@@ -220,16 +228,18 @@ void unpack_tilize(Fiber& f, uint32_t cb_id, uint32_t width, uint32_t col, void*
 }
 
 [[noreturn]] ZYX_EMU_COLD void out_of_step_fault(const Operand& s, const char* api) {
-    kernel_fault(std::string(api) + ": MATH and UNPACK are out of step (UNPACK unpacked operands for " + fpu_name(s.op) +
-                 " into DST " + std::to_string(s.idst) + ")");
+    kernel_fault(std::string(api) + ": MATH and UNPACK are out of step (UNPACK unpacked operands for " +
+                 fpu_name(s.op) + " into DST " + std::to_string(s.idst) + ")");
 }
 
 [[noreturn]] ZYX_EMU_COLD void matmul_block_transpose_fault(uint32_t call, uint32_t init) {
-    kernel_fault("matmul_block: transpose " + std::to_string(call) + " differs from the " + std::to_string(init ? 1 : 0) +
+    kernel_fault("matmul_block: transpose " + std::to_string(call) + " differs from the " +
+                 std::to_string(init ? 1 : 0) +
                  " of the last mm_block_init / matmul_block_init (tt-metal applies the init's)");
 }
 
-void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags) {
+void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst,
+            uint32_t flags) {
     Fiber& f = cur();
     Core& core = *f.core;
     OperandQueue& q = *core.opq;
@@ -257,8 +267,8 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         tile::unpack_tile(a.format, reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + tile_a * a.page_bytes)), s.a,
                           op != ZYX_EMU_FPU_COPY || flags != 0);
         if (b)
-            tile::unpack_tile(b->format, reinterpret_cast<const void*>(uintptr_t(b->rd_ptr + tile_b * b->page_bytes)), s.b,
-                              true);
+            tile::unpack_tile(b->format, reinterpret_cast<const void*>(uintptr_t(b->rd_ptr + tile_b * b->page_bytes)),
+                              s.b, true);
         ++q.count;
         ++f.events;
         return;
@@ -270,11 +280,12 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     const RoleConfig& cfg = core.cfg[int(Proc::Math)];
     // copy_tile, transpose and eltwise without accumulation replace the whole DST tile.
     bool overwrite = op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_TILIZE || op == ZYX_EMU_FPU_TRANSPOSE ||
-                     (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
+        (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
     float* dst = math_dst(f, idst, api, overwrite);
     if (q.count == 0) block_on(f, Wait::OperandPop);
     Operand& s = q.slots[q.head];
-    if (s.op != op || s.idst != idst) [[unlikely]] out_of_step_fault(s, api);
+    if (s.op != op || s.idst != idst) [[unlikely]]
+        out_of_step_fault(s, api);
     MathFidelity fid = core.compute.math_fidelity;
     switch (op) {
         case ZYX_EMU_FPU_COPY:
@@ -326,7 +337,8 @@ void sfpu_init(uint32_t) {}
 void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuUnary::RsubScalar)) [[unlikely]] unknown_sfpu_op("unknown SFPU op", op);
+    if (op > uint32_t(tile::SfpuUnary::RsubScalar)) [[unlikely]]
+        unknown_sfpu_op("unknown SFPU op", op);
     float* t = math_dst(f, idst, "SFPU unary op");
     tile::sfpu_unary(tile::SfpuUnary(op), t, param, f.core->compute.math_approx_mode);
     // rsub_unary_tile rounds its result to bf16 (nearest even) itself in a 16-bit DST (LLK:
@@ -339,7 +351,8 @@ void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
 void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuBinary::Remainder)) [[unlikely]] unknown_sfpu_op("unknown SFPU binary op", op);
+    if (op > uint32_t(tile::SfpuBinary::Remainder)) [[unlikely]]
+        unknown_sfpu_op("unknown SFPU binary op", op);
     math_check(f, a, "SFPU binary op");
     math_check(f, b, "SFPU binary op");
     math_check(f, out, "SFPU binary op");
@@ -411,15 +424,32 @@ void copy_dest(uint32_t idst, uint32_t odst) {
 // works in either. The results are integer words: never rounded into a 16-bit DST. Filled
 // operands are written out first (settle_dst).
 [[noreturn]] ZYX_EMU_COLD void sfpu_int_dest16_fault(uint32_t op, DataFormat df) {
-    static const char* const names[] = {
-        "add_int_tile", "sub_int_tile", "rsub_int_tile", "mul_int_tile", "bitwise_and_binary_tile",
-        "bitwise_or_binary_tile", "bitwise_xor_binary_tile", "binary_left_shift_tile", "binary_right_shift_tile",
-        "binary_logical_right_shift_tile", "lt_int_tile", "gt_int_tile", "le_int_tile", "ge_int_tile",
-        "binary_max_int32_tile", "binary_min_int32_tile", "div_int32_floor_tile", "div_int32_trunc_tile",
-        "div_int32_tile", "remainder_int32_tile", "fmod_int32_tile"};
+    static const char* const names[] = {"add_int_tile",
+                                        "sub_int_tile",
+                                        "rsub_int_tile",
+                                        "mul_int_tile",
+                                        "bitwise_and_binary_tile",
+                                        "bitwise_or_binary_tile",
+                                        "bitwise_xor_binary_tile",
+                                        "binary_left_shift_tile",
+                                        "binary_right_shift_tile",
+                                        "binary_logical_right_shift_tile",
+                                        "lt_int_tile",
+                                        "gt_int_tile",
+                                        "le_int_tile",
+                                        "ge_int_tile",
+                                        "binary_max_int32_tile",
+                                        "binary_min_int32_tile",
+                                        "div_int32_floor_tile",
+                                        "div_int32_trunc_tile",
+                                        "div_int32_tile",
+                                        "remainder_int32_tile",
+                                        "fmod_int32_tile"};
     std::string name = names[op];
-    if (op <= uint32_t(tile::SfpuBinaryInt::Ge)) name += "<DataFormat::" + std::string(data_format_name(df)) + ">";
-    else if (df == DataFormat::UInt32 && op <= uint32_t(tile::SfpuBinaryInt::Min)) name.replace(name.find("int32"), 5, "uint32");
+    if (op <= uint32_t(tile::SfpuBinaryInt::Ge))
+        name += "<DataFormat::" + std::string(data_format_name(df)) + ">";
+    else if (df == DataFormat::UInt32 && op <= uint32_t(tile::SfpuBinaryInt::Min))
+        name.replace(name.find("int32"), 5, "uint32");
     kernel_fault(name + ": " + std::string(data_format_name(df)) +
                  " words need a 32-bit DST (ComputeConfig fp32_dest_acc_en = true); this program's DST is 16-bit");
 }
@@ -427,9 +457,11 @@ void copy_dest(uint32_t idst, uint32_t odst) {
 void sfpu_binary_int(uint32_t op, uint32_t fmt, uint32_t a, uint32_t b, uint32_t out) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuBinaryInt::Fmod)) [[unlikely]] unknown_sfpu_op("unknown integer SFPU op", op);
+    if (op > uint32_t(tile::SfpuBinaryInt::Fmod)) [[unlikely]]
+        unknown_sfpu_op("unknown integer SFPU op", op);
     const DataFormat df = DataFormat(fmt);
-    if (dest16(f) && df != DataFormat::UInt16) [[unlikely]] sfpu_int_dest16_fault(op, df);
+    if (dest16(f) && df != DataFormat::UInt16) [[unlikely]]
+        sfpu_int_dest16_fault(op, df);
     math_check(f, a, "SFPU integer op");
     math_check(f, b, "SFPU integer op");
     math_check(f, out, "SFPU integer op");
@@ -489,18 +521,21 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
-    if (d.state[d.pack_sec] != DstState::Packing || idst >= d.capacity) [[unlikely]] pack_dst_fault(d, idst, cb_id);
+    if (d.state[d.pack_sec] != DstState::Packing || idst >= d.capacity) [[unlikely]]
+        pack_dst_fault(d, idst, cb_id);
     CbState& cb = cb_checked(f, int32_t(cb_id), "pack_tile");
     if (cb.producer != int8_t(f.proc)) {
         if (cb.producer >= 0) pack_producer_fault(cb, idst, cb_id);
         cb.producer = int8_t(f.proc);
     }
     uint32_t k = out_of_order ? out_index : cb.packed;
-    if (k >= cb.reserved || cb.page_bytes < cb.tile_bytes) [[unlikely]] pack_cb_fault(cb, idst, cb_id, k);
+    if (k >= cb.reserved || cb.page_bytes < cb.tile_bytes) [[unlikely]]
+        pack_cb_fault(cb, idst, cb_id, k);
     void* l1 = reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes));
     const uint32_t bit = 1u << idst;
     if (d.pending[d.pack_sec] & bit)  // DST keeps its unrounded values; L1 gets the rounded ones
-        tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven, d.tile(d.pack_sec, idst), l1);
+        tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven,
+                                d.tile(d.pack_sec, idst), l1);
     else
         tile::pack_tile(cb.format, settle_dst(d, d.pack_sec, idst, false), l1);
     if (!out_of_order) ++cb.packed;
@@ -511,19 +546,21 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
 // into the rows of the row-major block.
 std::string pack_rows_call(uint32_t idst, uint32_t cb_id, uint32_t full, uint32_t col) {
     return "pack_untilize(DST " + std::to_string(idst) + ", cb " + std::to_string(cb_id) + ", full_ct_dim " +
-           std::to_string(full) + ", column " + std::to_string(col) + ")";
+        std::to_string(full) + ", column " + std::to_string(col) + ")";
 }
 
 [[noreturn]] ZYX_EMU_COLD void pack_rows_fault(const DstState& d, const CbState& cb, uint32_t idst, uint32_t cb_id,
-                                              uint32_t full, uint32_t col, uint64_t first) {
+                                               uint32_t full, uint32_t col, uint64_t first) {
     const std::string call = pack_rows_call(idst, cb_id, full, col);
-    if (d.state[d.pack_sec] != DstState::Packing) kernel_fault(call + ": DST packed outside tile_regs_wait / tile_regs_release");
+    if (d.state[d.pack_sec] != DstState::Packing)
+        kernel_fault(call + ": DST packed outside tile_regs_wait / tile_regs_release");
     if (idst >= d.capacity)
-        kernel_fault(call + ": DST index " + std::to_string(idst) + " is beyond the capacity of " + std::to_string(d.capacity) +
-                     " tiles");
+        kernel_fault(call + ": DST index " + std::to_string(idst) + " is beyond the capacity of " +
+                     std::to_string(d.capacity) + " tiles");
     if (tile::row_major_datum_bytes(cb.format) == 0)
-        kernel_fault(call + ": data format " + std::string(data_format_name(cb.format)) +
-                     " has no row-major form (untilize writes Float32, Float16_b, Float16, Int32, UInt32, UInt16, UInt8)");
+        kernel_fault(
+            call + ": data format " + std::string(data_format_name(cb.format)) +
+            " has no row-major form (untilize writes Float32, Float16_b, Float16, Int32, UInt32, UInt16, UInt8)");
     if (full == 0 || col >= full) kernel_fault(call + ": the column is outside the block");
     if (cb.page_bytes < cb.tile_bytes)
         kernel_fault(call + ": page of " + std::to_string(cb.page_bytes) + " B is smaller than a " +
@@ -552,7 +589,8 @@ void pack_rows(uint32_t idst, uint32_t cb_id, uint32_t page, uint32_t full, uint
     alignas(64) uint8_t faces[4096];
     const uint32_t bit = 1u << idst;
     if (d.pending[d.pack_sec] & bit)
-        tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven, d.tile(d.pack_sec, idst), faces);
+        tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven,
+                                d.tile(d.pack_sec, idst), faces);
     else
         tile::pack_tile(cb.format, settle_dst(d, d.pack_sec, idst, false), faces);
     // The block's rows are full·32 datums long, so its 32 rows fill exactly `full` tile-sized

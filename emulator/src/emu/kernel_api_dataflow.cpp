@@ -49,8 +49,8 @@ uint32_t common_arg_addr(int idx) {
     Fiber& f = cur();
     if (idx < 0 || uint32_t(idx) >= f.ncommon)
         kernel_fault("get_common_arg_val/get_common_arg_addr(" + std::to_string(idx) +
-                     "): common runtime arg index out of range (" +
-                     std::to_string(f.ncommon) + " common runtime args set for this kernel)");
+                     "): common runtime arg index out of range (" + std::to_string(f.ncommon) +
+                     " common runtime args set for this kernel)");
     return f.common_addr + uint32_t(idx) * 4;
 }
 uint32_t get_semaphore(uint32_t id) {
@@ -79,7 +79,8 @@ std::string cb_call(const char* api, int32_t id, int32_t n) {
 // The first processor to push (pop) a CB becomes its producer (consumer); no other may.
 inline void claim(Fiber& f, CbState& cb, int32_t id, bool producer, const char* api) {
     int8_t& owner = producer ? cb.producer : cb.consumer;
-    if (owner == int8_t(f.proc)) [[likely]] return;
+    if (owner == int8_t(f.proc)) [[likely]]
+        return;
     if (owner >= 0) claim_fault(id, owner, producer, api);
     owner = int8_t(f.proc);
 }
@@ -89,10 +90,12 @@ inline void claim(Fiber& f, CbState& cb, int32_t id, bool producer, const char* 
         kernel_fault(cb_call("cb_reserve_back", id, n) + ": asks for more pages than the CB holds (" +
                      std::to_string(cb.num_pages) + "); this hangs forever on silicon");
     const uint32_t at = uint32_t((cb.wr_ptr - cb.fifo_base) / cb.page_bytes);
-    kernel_fault(cb_call("cb_reserve_back", id, n) + ": the reservation at page " + std::to_string(at) + " crosses the end of the " +
-                 std::to_string(cb.num_pages) + "-page CB (overrun): only " + std::to_string(cb.num_pages - at) +
-                 " pages remain before its end. Every cb_reserve_back / cb_push_back on one CB must use the same page count, "
-                 "and that count must divide the CB's size (tt-metal docs, cb_reserve_back)");
+    kernel_fault(
+        cb_call("cb_reserve_back", id, n) + ": the reservation at page " + std::to_string(at) +
+        " crosses the end of the " + std::to_string(cb.num_pages) + "-page CB (overrun): only " +
+        std::to_string(cb.num_pages - at) +
+        " pages remain before its end. Every cb_reserve_back / cb_push_back on one CB must use the same page count, "
+        "and that count must divide the CB's size (tt-metal docs, cb_reserve_back)");
 }
 
 void cb_reserve_back(int32_t id, int32_t n) {
@@ -125,7 +128,8 @@ void cb_push_back(int32_t id, int32_t n) {
     CbState& cb = cb_checked(f, id, "cb_push_back");
     claim(f, cb, id, true, "cb_push_back");
     uint64_t bytes = uint64_t(n) * cb.page_bytes;
-    if (n <= 0 || uint32_t(n) > cb.reserved || cb.wr_ptr + bytes > cb.fifo_limit) [[unlikely]] push_fault(cb, id, n);
+    if (n <= 0 || uint32_t(n) > cb.reserved || cb.wr_ptr + bytes > cb.fifo_limit) [[unlikely]]
+        push_fault(cb, id, n);
     for (const NocTxn& t : f.txns) {
         uint64_t d = uintptr_t(t.dst);
         if (t.is_read && d < cb.wr_ptr + bytes && d + t.size > cb.wr_ptr) push_read_fault(id, n, t);
@@ -143,9 +147,9 @@ void cb_push_back(int32_t id, int32_t n) {
         kernel_fault(cb_call("cb_wait_front", id, n) + ": waits for more pages than the CB holds (" +
                      std::to_string(cb.num_pages) + "); this hangs forever on silicon");
     const uint32_t at = uint32_t((cb.rd_ptr - cb.fifo_base) / cb.page_bytes);
-    kernel_fault(cb_call("cb_wait_front", id, n) + ": the window at page " + std::to_string(at) + " crosses the end of the " +
-                 std::to_string(cb.num_pages) + "-page CB (overrun): only " + std::to_string(cb.num_pages - at) +
-                 " pages remain before its end, " + std::to_string(cb.available()) +
+    kernel_fault(cb_call("cb_wait_front", id, n) + ": the window at page " + std::to_string(at) +
+                 " crosses the end of the " + std::to_string(cb.num_pages) + "-page CB (overrun): only " +
+                 std::to_string(cb.num_pages - at) + " pages remain before its end, " + std::to_string(cb.available()) +
                  " of them available now. Every cb_wait_front on one CB must use the same page count, and that count "
                  "must divide the CB's size (tt-metal docs, cb_wait_front)");
 }
@@ -177,7 +181,8 @@ void cb_pop_front(int32_t id, int32_t n) {
     if (is_compute(f) && f.proc != Proc::Unpack) return;
     CbState& cb = cb_checked(f, id, "cb_pop_front");
     claim(f, cb, id, false, "cb_pop_front");
-    if (n <= 0 || uint32_t(n) > cb.waited) [[unlikely]] pop_fault(cb, id, n);
+    if (n <= 0 || uint32_t(n) > cb.waited) [[unlikely]]
+        pop_fault(cb, id, n);
     uint64_t bytes = uint64_t(n) * cb.page_bytes;
     for (const NocTxn& t : f.txns) {
         uint64_t s = uintptr_t(t.src);
@@ -230,10 +235,10 @@ uint32_t cb_data_format(int32_t id) { return uint32_t(cb_checked(cur(), id, "get
 // ---- NoC ----------------------------------------------------------------------------------------
 struct Target {
     uint8_t* ptr;
-    uint64_t addr;   // L1 offset or DRAM bank address (what alignment is judged on)
+    uint64_t addr;  // L1 offset or DRAM bank address (what alignment is judged on)
     bool dram;
-    uint32_t bank = 0;                     // DRAM: the bank
-    const BufferRecord* owner = nullptr;   // DRAM: the live buffer holding the bytes
+    uint32_t bank = 0;                    // DRAM: the bank
+    const BufferRecord* owner = nullptr;  // DRAM: the live buffer holding the bytes
 };
 
 // The live buffer holding [addr, addr + bytes) of DRAM bank `bank`, or null. A buffer's range in
@@ -251,19 +256,22 @@ const BufferRecord* find_dram_owner(Fiber& f, const Device::Impl& d, uint32_t ba
     Device::Impl& d = dev();
     uint32_t x = uint32_t(noc_addr >> 36) & 63, y = uint32_t(noc_addr >> 42) & 63;
     uint64_t local = noc_addr & ((1ull << 36) - 1);
-    std::string where = std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
+    std::string where =
+        std::string(api) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") address " + hex(local);
     if (d.core_at_noc(x, y) >= 0) {
         uint64_t off = 0;
         if (!d.l1_offset(local, &off))
-            kernel_fault(where + " is not an L1 address (kernels address L1 with the values get_write_ptr / "
-                                 "get_read_ptr / get_semaphore return, or an L1 buffer's address)");
+            kernel_fault(where +
+                         " is not an L1 address (kernels address L1 with the values get_write_ptr / "
+                         "get_read_ptr / get_semaphore return, or an L1 buffer's address)");
         kernel_fault(where + ": " + std::to_string(size) + " B at L1 offset " + std::to_string(off) +
                      " run past the end of L1 (" + std::to_string(d.spec.l1_bytes) + " B): out of bounds");
     }
     if (int b = d.bank_at_noc(x, y); b >= 0)
         kernel_fault(where + ": " + std::to_string(size) + " B in DRAM bank " + std::to_string(b) +
                      " are not inside any live buffer: out of bounds");
-    kernel_fault(where + ": (" + std::to_string(x) + "," + std::to_string(y) + ") is neither a worker core nor a DRAM bank");
+    kernel_fault(where + ": (" + std::to_string(x) + "," + std::to_string(y) +
+                 ") is neither a worker core nor a DRAM bank");
 }
 
 // A NoC address (y << 42 | x << 36 | local) → host memory, bounds-checked against the target's
@@ -280,13 +288,15 @@ Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
     }
     if (int b = d.bank_at_noc(x, y); b >= 0) {
         const BufferRecord* owner = find_dram_owner(f, d, uint32_t(b), local, size);
-        if (!owner) [[unlikely]] resolve_fault(noc_addr, size, api);
+        if (!owner) [[unlikely]]
+            resolve_fault(noc_addr, size, api);
         return {d.dram.bank_base(uint32_t(b)) + local, local, true, uint32_t(b), owner};
     }
     resolve_fault(noc_addr, size, api);
 }
 
-[[noreturn]] ZYX_EMU_COLD void own_l1_fault(const Fiber& f, uint64_t addr, uint32_t size, const char* api, const char* role) {
+[[noreturn]] ZYX_EMU_COLD void own_l1_fault(const Fiber& f, uint64_t addr, uint32_t size, const char* api,
+                                            const char* role) {
     kernel_fault(std::string(api) + ": " + role + " " + hex(addr) + " (+" + std::to_string(size) +
                  " B) is outside this core's L1 [" + hex(f.core->l1_addr) + ", " +
                  hex(f.core->l1_addr + dev().spec.l1_bytes) + "): out of bounds");
@@ -297,7 +307,8 @@ uint8_t* own_l1(Fiber& f, uint64_t addr, uint32_t size, const char* api, const c
     // An L1 buffer's address (an offset in [l1_unreserved_base, l1_bytes)) names this core's L1 too.
     if (addr >= dev().spec.l1_unreserved_base && addr < dev().spec.l1_bytes) addr += f.core->l1_addr;
     uint64_t off = uint64_t(addr) - f.core->l1_addr;
-    if (addr < f.core->l1_addr || off + size > dev().spec.l1_bytes) [[unlikely]] own_l1_fault(f, addr, size, api, role);
+    if (addr < f.core->l1_addr || off + size > dev().spec.l1_bytes) [[unlikely]]
+        own_l1_fault(f, addr, size, api, role);
     return f.core->l1 + off;
 }
 
@@ -309,7 +320,8 @@ uint8_t* own_l1(Fiber& f, uint64_t addr, uint32_t size, const char* api, const c
 
 void check_alignment(const char* api, uint64_t a, uint64_t b, bool dram) {
     uint32_t A = dram ? dev().spec.dram_alignment : dev().spec.l1_alignment;
-    if (((a ^ b) & (A - 1)) != 0) [[unlikely]] alignment_fault(api, a, b, dram, A);  // A: a power of two (DeviceSpec)
+    if (((a ^ b) & (A - 1)) != 0) [[unlikely]]
+        alignment_fault(api, a, b, dram, A);  // A: a power of two (DeviceSpec)
 }
 
 [[noreturn]] ZYX_EMU_COLD void zero_length_fault(const char* api, uint64_t noc_addr, uint32_t l1) {
@@ -319,7 +331,8 @@ void check_alignment(const char* api, uint64_t a, uint64_t b, bool dram) {
 
 void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
     Fiber& f = cur();
-    if (size == 0) [[unlikely]] zero_length_fault("noc_async_read", src, dst_l1);
+    if (size == 0) [[unlikely]]
+        zero_length_fault("noc_async_read", src, dst_l1);
     Target s = resolve(f, src, size, "noc_async_read");
     uint8_t* d = own_l1(f, dst_l1, size, "noc_async_read", "destination");
     check_alignment("noc_async_read", s.addr, uint64_t(d - f.core->l1), s.dram);
@@ -346,7 +359,8 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
 
 void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     Fiber& f = cur();
-    if (size == 0) [[unlikely]] zero_length_fault("noc_async_write", dst, src_l1);
+    if (size == 0) [[unlikely]]
+        zero_length_fault("noc_async_write", dst, src_l1);
     uint8_t* s = own_l1(f, src_l1, size, "noc_async_write", "source");
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
@@ -355,7 +369,8 @@ void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     ++f.events;
 }
 
-void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests, bool loopback, uint8_t noc) {
+void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests, bool loopback,
+                         uint8_t noc) {
     Fiber& f = cur();
     Device::Impl& d = dev();
     const char* api = loopback ? "noc_async_write_multicast_loopback_src" : "noc_async_write_multicast";
@@ -376,8 +391,8 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
             int c = d.core_at_noc(x, y);
             if (c < 0)
                 kernel_fault(std::string(api) + ": the rectangle (" + std::to_string(x0) + "," + std::to_string(y0) +
-                             ")-(" + std::to_string(x1) + "," + std::to_string(y1) + ") includes (" + std::to_string(x) +
-                             "," + std::to_string(y) + "), which is not a worker core");
+                             ")-(" + std::to_string(x1) + "," + std::to_string(y1) + ") includes (" +
+                             std::to_string(x) + "," + std::to_string(y) + "), which is not a worker core");
             if (uint32_t(c) == f.core->index && !loopback) continue;
             ++count;
             dsts.push_back(d.l1.core_base(uint32_t(c)) + off);
@@ -385,8 +400,8 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
     if (count != num_dests)
         kernel_fault(std::string(api) + " to L1 " + hex(local) + " of the NoC rectangle (" + std::to_string(x0) + "," +
                      std::to_string(y0) + ")-(" + std::to_string(x1) + "," + std::to_string(y1) + "): num_dests is " +
-                     std::to_string(num_dests) + " but the rectangle holds " +
-                     std::to_string(count) + " destination cores" +
+                     std::to_string(num_dests) + " but the rectangle holds " + std::to_string(count) +
+                     " destination cores" +
                      (loopback ? " (loopback counts the sender)" : " (the sender is not written and not counted)") +
                      "; silicon hangs waiting for the missing acks");
     for (uint8_t* p : dsts) f.txns.push_back({p, s, size, noc, false, false, false});
@@ -420,7 +435,8 @@ void noc_semaphore_wait(const volatile uint32_t* addr, uint32_t val, bool at_lea
 void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t) {
     Fiber& f = cur();
     Target t = resolve(f, addr, 4, "noc_inline_dw_write");
-    if (t.dram) kernel_fault("noc_inline_dw_write: target " + hex(addr) + " is in DRAM, which inline writes do not support");
+    if (t.dram)
+        kernel_fault("noc_inline_dw_write: target " + hex(addr) + " is in DRAM, which inline writes do not support");
     __atomic_store_n(reinterpret_cast<uint32_t*>(t.ptr), val, __ATOMIC_SEQ_CST);
     ++f.events;
 }
@@ -437,8 +453,8 @@ void dprint_text(Fiber& f, const std::string& s) {
     size_t from = 0;
     for (size_t nl = s.find('\n'); nl != std::string::npos; nl = s.find('\n', from)) {
         f.dprint.append(s, from, nl - from);
-        ZYX_LOG(emu) << "core (" << f.core->logical.x << "," << f.core->logical.y << ") " << proc_name(f.proc)
-                     << ": " << f.dprint;
+        ZYX_LOG(emu) << "core (" << f.core->logical.x << "," << f.core->logical.y << ") " << proc_name(f.proc) << ": "
+                     << f.dprint;
         if (const auto& sink = dev().options.dprint_sink) sink(f.core->logical, unsigned(f.proc), f.dprint);
         f.dprint.clear();
         from = nl + 1;
@@ -472,12 +488,13 @@ std::string tile_slice_text(Fiber& f, const zyx_emu_dprint_tile_slice& t) {
         case DataFormat::Float16_b: bytes = 2; break;
         case DataFormat::Float32: bytes = 4; break;
         case DataFormat::Bfp8_b: bytes = 2; break;  // tt-metal sends exponent and mantissa
-        case DataFormat::Int32: case DataFormat::UInt32: bytes = 4, floats = false; break;
+        case DataFormat::Int32:
+        case DataFormat::UInt32: bytes = 4, floats = false; break;
         case DataFormat::UInt16: bytes = 2, floats = false; break;
         case DataFormat::UInt8: bytes = 1, floats = false; break;
         default:  // the formats tt-metal's TileSlice does not print either (Float16 …)
             return "Tried printing " + cb_name + ": Unsupported data format (" +
-                   std::string(data_format_name(cb.format)) + ")\n";
+                std::string(data_format_name(cb.format)) + ")\n";
     }
     // Which pointer: 0 read, 1 write, 2 the processor's own (UNPACK reads, PACK writes).
     bool read = t.ptr == 0 || (t.ptr == 2 && f.proc != Proc::Pack);
@@ -488,7 +505,9 @@ std::string tile_slice_text(Fiber& f, const zyx_emu_dprint_tile_slice& t) {
     float tile[1024];
     if (floats) tile::unpack_tile(cb.format, l1, tile);
     // The L1 index of element (row, col) (tiles are stored face by face), and back.
-    auto l1_index = [](uint32_t row, uint32_t col) { return ((row / 16) * 2 + col / 16) * 256 + (row % 16) * 16 + col % 16; };
+    auto l1_index = [](uint32_t row, uint32_t col) {
+        return ((row / 16) * 2 + col / 16) * 256 + (row % 16) * 16 + col % 16;
+    };
     std::ostringstream os;
     if (f.dprint_precision >= 0) os << std::setprecision(f.dprint_precision);
     if (f.dprint_fixed) os << std::fixed;
@@ -512,9 +531,24 @@ std::string tile_slice_text(Fiber& f, const zyx_emu_dprint_tile_slice& t) {
                 os << tile[row * 32 + col];
             } else {
                 switch (cb.format) {
-                    case DataFormat::Int32: { int32_t v; std::memcpy(&v, l1 + 4 * i, 4); os << v; break; }
-                    case DataFormat::UInt32: { uint32_t v; std::memcpy(&v, l1 + 4 * i, 4); os << v; break; }
-                    case DataFormat::UInt16: { uint16_t v; std::memcpy(&v, l1 + 2 * i, 2); os << unsigned(v); break; }
+                    case DataFormat::Int32: {
+                        int32_t v;
+                        std::memcpy(&v, l1 + 4 * i, 4);
+                        os << v;
+                        break;
+                    }
+                    case DataFormat::UInt32: {
+                        uint32_t v;
+                        std::memcpy(&v, l1 + 4 * i, 4);
+                        os << v;
+                        break;
+                    }
+                    case DataFormat::UInt16: {
+                        uint16_t v;
+                        std::memcpy(&v, l1 + 2 * i, 2);
+                        os << unsigned(v);
+                        break;
+                    }
                     default: os << unsigned(l1[i]); break;
                 }
             }
@@ -534,9 +568,7 @@ void dprint(uint32_t kind, uint64_t v) {
         std::string text;
         try {
             text = format_device_print(*reinterpret_cast<const zyx_emu_dprint_format*>(uintptr_t(v)));
-        } catch (const Error& e) {
-            kernel_fault(e.message(), e.status());
-        }
+        } catch (const Error& e) { kernel_fault(e.message(), e.status()); }
         dprint_text(f, text);
         return;
     }
@@ -586,7 +618,8 @@ ZYX_EMU_COLD void cb_index_fault(const Fiber& f, int32_t id, const char* api) {
 }  // namespace zyx::emu::api
 
 namespace zyx::emu::api {
-void pack_rows(uint32_t idst, uint32_t cb, uint32_t page, uint32_t full_ct_dim, uint32_t col, bool sequential);  // kernel_api_compute.cpp
+void pack_rows(uint32_t idst, uint32_t cb, uint32_t page, uint32_t full_ct_dim, uint32_t col,
+               bool sequential);  // kernel_api_compute.cpp
 }  // namespace zyx::emu::api
 
 namespace zyx::emu {

@@ -110,9 +110,15 @@ struct FixedStack {
     void deallocate(ctx::stack_context&) noexcept {}
 };
 
-const char* kWaitApi[] = {"running", "cb_reserve_back", "cb_wait_front", "tile_regs_acquire", "tile_regs_wait",
-                          "MATH waiting for UNPACK (SrcA/SrcB empty)", "UNPACK waiting for MATH (SrcA/SrcB full)",
-                          "noc_semaphore_wait", "polling"};
+const char* kWaitApi[] = {"running",
+                          "cb_reserve_back",
+                          "cb_wait_front",
+                          "tile_regs_acquire",
+                          "tile_regs_wait",
+                          "MATH waiting for UNPACK (SrcA/SrcB empty)",
+                          "UNPACK waiting for MATH (SrcA/SrcB full)",
+                          "noc_semaphore_wait",
+                          "polling"};
 
 }  // namespace
 
@@ -139,8 +145,8 @@ double trace_now_us() {
 }
 
 std::string fiber_label(const Fiber& f) {
-    return "kernel '" + (f.kernel ? f.kernel->name : std::string("?")) + "' on core " + coord_str(f.core->logical) + " " +
-           proc_name(f.proc);
+    return "kernel '" + (f.kernel ? f.kernel->name : std::string("?")) + "' on core " + coord_str(f.core->logical) +
+        " " + proc_name(f.proc);
 }
 
 void Launch::fail(ErrorStatus status, const std::string& message) {
@@ -189,7 +195,8 @@ std::string describe_wait(const Fiber& f) {
     std::ostringstream os;
     if (w.kind == Wait::Poll) {
         if (w.poll == Wait::PollL1) return "spinning on L1 (invalidate_l1_cache)";
-        const char* api = w.poll == Wait::PollReservable ? "cb_pages_reservable_at_back" : "cb_pages_available_at_front";
+        const char* api =
+            w.poll == Wait::PollReservable ? "cb_pages_reservable_at_back" : "cb_pages_available_at_front";
         uint32_t have = w.poll == Wait::PollReservable ? c.cbs[w.cb].free_pages() : c.cbs[w.cb].available();
         os << "spinning on " << api << "(cb " << w.cb << ", " << w.n << "), have " << have;
         return os.str();
@@ -238,8 +245,10 @@ void complete_txns(Fiber& f, int noc, bool reads, bool all_kinds) {
     for (size_t i = 0; i < v.size(); ++i) {
         NocTxn& t = v[i];
         bool match = (noc < 0 || t.noc == noc) && (all_kinds || t.is_read == reads);
-        if (!match) v[keep++] = t;
-        else if (!t.landed) land_txn(t);
+        if (!match)
+            v[keep++] = t;
+        else if (!t.landed)
+            land_txn(t);
     }
     if (keep != v.size()) ++f.events;
     v.resize(keep);
@@ -296,7 +305,8 @@ std::string where_is(const Device::Impl& d, const uint8_t* p) {
     os << std::hex;
     uint64_t off = 0;
     if (int c = d.l1.core_of(uintptr_t(p), &off); c >= 0) {
-        os << "L1 0x" << uintptr_t(p) << " of core " << coord_str({uint32_t(c) % d.spec.grid_x, uint32_t(c) / d.spec.grid_x});
+        os << "L1 0x" << uintptr_t(p) << " of core "
+           << coord_str({uint32_t(c) % d.spec.grid_x, uint32_t(c) / d.spec.grid_x});
         return os.str();
     }
     for (uint32_t b = 0; b < d.dram.banks(); ++b)
@@ -318,10 +328,10 @@ void fiber_body(Fiber& f) {
             size_t reads = std::count_if(f.txns.begin(), f.txns.end(), [](const NocTxn& t) { return t.is_read; });
             const NocTxn& t = f.txns.front();
             kernel_fault("kernel exit with " + std::to_string(reads) + " NoC reads and " +
-                         std::to_string(f.txns.size() - reads) + " NoC writes outstanding (the first: " +
-                         (t.is_read ? "a read of " : "a write of ") + std::to_string(t.size) + " B from " +
-                         where_is(*L.dev, t.src) + " to " + where_is(*L.dev, t.dst) +
-                         ") (missing noc_async_read_barrier / noc_async_write_barrier)");
+                         std::to_string(f.txns.size() - reads) +
+                         " NoC writes outstanding (the first: " + (t.is_read ? "a read of " : "a write of ") +
+                         std::to_string(t.size) + " B from " + where_is(*L.dev, t.src) + " to " +
+                         where_is(*L.dev, t.dst) + ") (missing noc_async_read_barrier / noc_async_write_barrier)");
         }
         for (uint32_t i = 0; i < 64; ++i) {
             const CbState& cb = c.cbs[i];
@@ -341,13 +351,9 @@ void fiber_body(Fiber& f) {
             kernel_fault("kernel exit with " + std::to_string(c.opq->count) +
                          " operand tiles unpacked by UNPACK but never used by MATH");
     } catch (const KernelAbort&) {
-    } catch (const ctx::detail::forced_unwind&) {
-        throw;
-    } catch (const Error& e) {
+    } catch (const ctx::detail::forced_unwind&) { throw; } catch (const Error& e) {
         L.fail(e.status(), fiber_label(f) + ": " + e.message());
-    } catch (const std::exception& e) {
-        L.fail(ErrorStatus::Internal, fiber_label(f) + ": " + e.what());
-    }
+    } catch (const std::exception& e) { L.fail(ErrorStatus::Internal, fiber_label(f) + ": " + e.what()); }
     f.finished = true;
 }
 
@@ -505,8 +511,10 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                         break;
                     }
                     // It polled again without causing any event: it is spinning (so far).
-                    if (f->wait.kind == Wait::Poll && f->idle_poll) [[unlikely]] polling = true;
-                    else progress = true;
+                    if (f->wait.kind == Wait::Poll && f->idle_poll) [[unlikely]]
+                        polling = true;
+                    else
+                        progress = true;
                 }
                 if (!ran) break;
             }
@@ -697,14 +705,16 @@ void check_dram_races(Launch& L) {
     }
     if (writers < 2) return;
     std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
-        return a.lo != b.lo ? a.lo < b.lo : a.core->index != b.core->index ? a.core->index < b.core->index : a.proc < b.proc;
+        return a.lo != b.lo                  ? a.lo < b.lo
+            : a.core->index != b.core->index ? a.core->index < b.core->index
+                                             : a.proc < b.proc;
     });
     const Span* far = nullptr;    // reaches furthest so far
     const Span* other = nullptr;  // reaches furthest among the cores other than far's
     for (const Span& s : spans) {
-        const Span* hit = far && far->core != s.core && s.lo < far->hi       ? far
-                          : other && other->core != s.core && s.lo < other->hi ? other
-                                                                               : nullptr;
+        const Span* hit = far && far->core != s.core && s.lo < far->hi ? far
+            : other && other->core != s.core && s.lo < other->hi       ? other
+                                                                       : nullptr;
         if (hit) {
             const Device::Impl& d = *L.dev;
             const uint32_t bank = uint32_t(s.lo >> 40);
@@ -712,7 +722,7 @@ void check_dram_races(Launch& L) {
             auto who = [](const Span& x) {
                 const Fiber& f = x.core->fibers[x.proc];
                 return "kernel '" + (f.kernel ? f.kernel->name : std::string("?")) + "' on core " +
-                       coord_str(x.core->logical) + " " + proc_name(f.proc);
+                    coord_str(x.core->logical) + " " + proc_name(f.proc);
             };
             const Span& first = hit->core->index < s.core->index ? *hit : s;
             const Span& second = &first == &s ? *hit : s;
@@ -740,8 +750,8 @@ void check_dram_races(Launch& L) {
 
 void finish_launch(Launch& L) {
     ZYX_LOG(emu) << "launch of program " << L.program_id << " done in " << trace_now_us_of(L) << " us (worker CPU time "
-                 << L.cpu_ns.load() / 1000 << " us): " << L.resumes.load() << " fiber resumes, " << L.passes.load() << " scheduler passes, "
-                 << L.idle_waits.load() << " idle waits";
+                 << L.cpu_ns.load() / 1000 << " us): " << L.resumes.load() << " fiber resumes, " << L.passes.load()
+                 << " scheduler passes, " << L.idle_waits.load() << " idle waits";
     if (!L.error) check_dram_races(L);
     if (!L.error) {
         // Program end: every page pushed into a CB must have been popped.
@@ -757,8 +767,8 @@ void finish_launch(Launch& L) {
                         break;
                     }
                 L.fail(ErrorStatus::KernelFault,
-                       who + ": at program end cb " + std::to_string(i) +
-                           " still holds " + std::to_string(cb.available()) + " pages pushed by " +
+                       who + ": at program end cb " + std::to_string(i) + " still holds " +
+                           std::to_string(cb.available()) + " pages pushed by " +
                            (cb.producer >= 0 ? proc_name(Proc(cb.producer)) : "nobody") + " and never popped" +
                            (cb.consumer >= 0 ? std::string(" by ") + proc_name(Proc(cb.consumer)) : std::string()) +
                            " (dirty CB)");
@@ -767,8 +777,7 @@ void finish_launch(Launch& L) {
     if (L.tracing) {
         try {
             write_trace(L);
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     std::lock_guard<std::mutex> lock(L.done_mu);
     L.done = true;
@@ -878,7 +887,8 @@ void cores_create(Device::Impl& d) {
         c->num_cbs = d.spec.num_cbs;
         void* mem = nullptr;
         if (posix_memalign(&mem, 64, 16 * 1024 * sizeof(float)) != 0) throw std::bad_alloc();
-        c->dst_storage = std::unique_ptr<float[], void (*)(float*)>(static_cast<float*>(mem), [](float* p) { std::free(p); });
+        c->dst_storage =
+            std::unique_ptr<float[], void (*)(float*)>(static_cast<float*>(mem), [](float* p) { std::free(p); });
         c->dst.tiles = c->dst_storage.get();
         c->opq = std::make_unique<OperandQueue>();
         d.cores.push_back(std::move(c));
@@ -915,9 +925,9 @@ void Device::program_launch(ProgramId program) {
     if (!d.pool) {
         // A seeded schedule runs on one worker, whatever `threads` says: with several, the OS
         // would interleave the workers differently each run and the seed would not fix the result.
-        unsigned n = L->randomize        ? 1u
-                     : d.options.threads ? d.options.threads
-                                         : std::max(1u, std::thread::hardware_concurrency());
+        unsigned n = L->randomize ? 1u
+            : d.options.threads   ? d.options.threads
+                                  : std::max(1u, std::thread::hardware_concurrency());
         if (L->randomize && d.options.threads > 1) {
             ZYX_LOG(emu) << "schedule_seed set: running on 1 worker thread instead of " << d.options.threads
                          << " (a seeded schedule is reproducible only on one)";

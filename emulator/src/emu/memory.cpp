@@ -15,7 +15,8 @@ L1Arena::L1Arena(uint32_t num_cores, uint32_t l1_bytes) : num_cores_(num_cores),
     mapped_ = uint64_t(num_cores) * kL1Stride;
     void* p = MAP_FAILED;
 #ifdef MAP_32BIT
-    p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT, -1, 0);
+    p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT, -1,
+               0);
 #endif
     // Fallback (or MAP_32BIT's 2 GiB window is full): try hints below 4 GiB.
     for (uint64_t hint = 0x40000000ull; p == MAP_FAILED && hint + mapped_ <= (1ull << 32); hint += 0x10000000ull) {
@@ -23,8 +24,8 @@ L1Arena::L1Arena(uint32_t num_cores, uint32_t l1_bytes) : num_cores_(num_cores),
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
     }
     if (p == MAP_FAILED)
-        throw Error(ErrorStatus::Initialization, "cannot map " + std::to_string(mapped_) +
-                                                     " B of emulated L1 below 4 GiB: " + std::strerror(errno));
+        throw Error(ErrorStatus::Initialization,
+                    "cannot map " + std::to_string(mapped_) + " B of emulated L1 below 4 GiB: " + std::strerror(errno));
     if (uint64_t(uintptr_t(p)) + mapped_ > (1ull << 32)) {
         ::munmap(p, mapped_);
         throw Error(ErrorStatus::Initialization, "emulated L1 could not be placed below 4 GiB");
@@ -50,11 +51,13 @@ int L1Arena::core_of(uint64_t addr, uint64_t* offset) const {
 
 DramBanks::DramBanks(uint32_t banks, uint64_t bank_bytes) : bank_bytes_(bank_bytes) {
     for (uint32_t b = 0; b < banks; ++b) {
-        void* p = ::mmap(nullptr, bank_bytes + kBankStagger * banks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void* p = ::mmap(nullptr, bank_bytes + kBankStagger * banks, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (p == MAP_FAILED) {
             for (auto* q : bases_) ::munmap(q, bank_bytes_ + kBankStagger * banks);
-            throw Error(ErrorStatus::Initialization, "cannot reserve emulated DRAM bank " + std::to_string(b) + " (" +
-                                                         std::to_string(bank_bytes) + " B): " + std::strerror(errno));
+            throw Error(ErrorStatus::Initialization,
+                        "cannot reserve emulated DRAM bank " + std::to_string(b) + " (" + std::to_string(bank_bytes) +
+                            " B): " + std::strerror(errno));
         }
         // Huge pages where the kernel allows them: fewer TLB misses on the NoC's streaming copies
         // and a cheaper first touch (one fault per 2 MiB instead of per 4 KiB).

@@ -73,8 +73,8 @@ const std::string& header_salt() {
     std::call_once(once, [] {
         std::vector<fs::path> files;
         std::error_code ec;
-        for (auto it = fs::recursive_directory_iterator(include_dir(), ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec))
+        for (auto it = fs::recursive_directory_iterator(include_dir(), ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
             if (it->is_regular_file()) files.push_back(it->path());
         std::sort(files.begin(), files.end());
         std::string all = "abi " + std::to_string(ZYX_EMU_ABI_VERSION) + "\n";
@@ -101,8 +101,9 @@ std::vector<std::string> mutable_globals(const std::string& so_path) {
     if (eh->e_shoff + uint64_t(eh->e_shnum) * sizeof(Elf64_Shdr) > img.size()) return out;
     const auto* sh = reinterpret_cast<const Elf64_Shdr*>(img.data() + eh->e_shoff);
     const char* shstr = img.data() + sh[eh->e_shstrndx].sh_offset;
-    static const char* kAllowed[] = {"zyx_emu_table", "__dso_handle", "__TMC_END__", "completed.0",
-                                     "_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__bss_start", "_edata", "_end"};
+    static const char* kAllowed[] = {
+        "zyx_emu_table", "__dso_handle", "__TMC_END__", "completed.0", "_GLOBAL_OFFSET_TABLE_",
+        "_DYNAMIC",      "__bss_start",  "_edata",      "_end"};
     for (int i = 0; i < eh->e_shnum; ++i) {
         if (sh[i].sh_type != SHT_SYMTAB) continue;
         const auto* syms = reinterpret_cast<const Elf64_Sym*>(img.data() + sh[i].sh_offset);
@@ -111,7 +112,8 @@ std::vector<std::string> mutable_globals(const std::string& so_path) {
         for (size_t k = 0; k < n; ++k) {
             const auto& s = syms[k];
             int type = ELF64_ST_TYPE(s.st_info);
-            if ((type != STT_OBJECT && type != STT_TLS) || s.st_shndx == SHN_UNDEF || s.st_shndx >= eh->e_shnum) continue;
+            if ((type != STT_OBJECT && type != STT_TLS) || s.st_shndx == SHN_UNDEF || s.st_shndx >= eh->e_shnum)
+                continue;
             const auto& sec = sh[s.st_shndx];
             std::string secname = shstr + sec.sh_name;
             if (!(sec.sh_flags & SHF_WRITE) || secname.rfind(".data.rel.ro", 0) == 0 || secname == ".got" ||
@@ -134,7 +136,7 @@ std::vector<std::string> mutable_globals(const std::string& so_path) {
 // Macros tt-metal defines for one TRISC build only (COMPILE_FOR_TRISC=0/1/2, UCK_CHLKC_*, and
 // TRISC_* from its compute headers). The emulator compiles a compute kernel once for all three
 // roles, so none is defined and code testing them would silently lose its role-specific parts.
-constexpr const char* kPerTriscMacros[] = {"TRISC_UNPACK",    "TRISC_MATH",      "TRISC_PACK",     "COMPILE_FOR_TRISC",
+constexpr const char* kPerTriscMacros[] = {"TRISC_UNPACK",     "TRISC_MATH",     "TRISC_PACK",    "COMPILE_FOR_TRISC",
                                            "UCK_CHLKC_UNPACK", "UCK_CHLKC_MATH", "UCK_CHLKC_PACK"};
 
 // The first identifier of `src` (outside comments, string and character literals) that is a
@@ -160,18 +162,20 @@ std::pair<std::string, int> find_per_trisc_macro(const std::string& src) {
             ++i;
         } else if (std::isdigit(static_cast<unsigned char>(c))) {
             // A number, digit separators (1'000) and exponent signs included.
-            for (++i; i < n && (ident(src[i]) || src[i] == '.' || src[i] == '\'' ||
-                                ((src[i] == '+' || src[i] == '-') && std::strchr("eEpP", src[i - 1])));
-                 ++i) {
-            }
+            for (++i; i < n &&
+                 (ident(src[i]) || src[i] == '.' || src[i] == '\'' ||
+                  ((src[i] == '+' || src[i] == '-') && std::strchr("eEpP", src[i - 1])));
+                 ++i) {}
         } else if (ident(c)) {
             size_t b = i;
             while (i < n && ident(src[i])) ++i;
             std::string word = src.substr(b, i - b);
-            if (i < n && src[i] == '"' && (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR")) {
+            if (i < n && src[i] == '"' &&
+                (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR")) {
                 // Raw string literal R"delim( … )delim".
                 size_t open = src.find('(', i);
-                std::string close = ")" + (open == std::string::npos ? std::string() : src.substr(i + 1, open - i - 1)) + "\"";
+                std::string close =
+                    ")" + (open == std::string::npos ? std::string() : src.substr(i + 1, open - i - 1)) + "\"";
                 size_t end = open == std::string::npos ? n : src.find(close, open);
                 end = end == std::string::npos ? n : end + close.size();
                 line += int(std::count(src.begin() + long(i), src.begin() + long(end), '\n'));
@@ -222,11 +226,12 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     kb->compute = k.compute;
     if (k.kind == KernelKind::compute) {
         if (auto [macro, line] = find_per_trisc_macro(k.source); !macro.empty())
-            throw Error(ErrorStatus::Unsupported,
-                        "Unsupported: compute kernel '" + k.name + "' uses " + macro + " (line " + std::to_string(line) +
-                            "): the emulator compiles a compute kernel once for UNPACK, MATH and PACK, so the per-TRISC "
-                            "macros (TRISC_UNPACK/MATH/PACK, COMPILE_FOR_TRISC, UCK_CHLKC_*) are never defined and "
-                            "code that tests them would be silently dropped. Use UNPACK(…), MATH(…), PACK(…)");
+            throw Error(
+                ErrorStatus::Unsupported,
+                "Unsupported: compute kernel '" + k.name + "' uses " + macro + " (line " + std::to_string(line) +
+                    "): the emulator compiles a compute kernel once for UNPACK, MATH and PACK, so the per-TRISC "
+                    "macros (TRISC_UNPACK/MATH/PACK, COMPILE_FOR_TRISC, UCK_CHLKC_*) are never defined and "
+                    "code that tests them would be silently dropped. Use UNPACK(…), MATH(…), PACK(…)");
     }
 
     jit::CompileOptions o;
@@ -239,17 +244,30 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     // -march=native -mno-avx512f: the host's vector units (a per-element loop in a data-movement
     // kernel, e.g. a format conversion, runs 8 wide), without AVX-512 (the top CMakeLists.txt says
     // why); -ffp-contract=off: no FMA the kernel did not write.
-    o.flags = {"-std=c++20", "-O2", "-march=native", "-mno-avx512f", "-ffp-contract=off", "-g0", "-fPIC", "-w",
-               "-fno-exceptions", "-fasynchronous-unwind-tables",
-               "-I" + include_dir(), "-include", "zyx_emu/prelude.h", "-D__assert_fail=zyx_emu_assert_fail",
-               "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE"};
+    o.flags = {"-std=c++20",
+               "-O2",
+               "-march=native",
+               "-mno-avx512f",
+               "-ffp-contract=off",
+               "-g0",
+               "-fPIC",
+               "-w",
+               "-fno-exceptions",
+               "-fasynchronous-unwind-tables",
+               "-I" + include_dir(),
+               "-include",
+               "zyx_emu/prelude.h",
+               "-D__assert_fail=zyx_emu_assert_fail",
+               "-DKERNEL_BUILD",
+               "-DTENSIX_FIRMWARE"};
     o.flags.push_back(device.arch == Arch::Wormhole ? "-DARCH_WORMHOLE" : "-DARCH_BLACKHOLE");
     // A kernel needs the C and math libraries at most, not libstdc++ (no exceptions, no
     // allocation): leaving it out halves the link, a third of a cold kernel's build.
     o.link_flags = {"-nodefaultlibs", "-lm", "-lc", "-lgcc"};
     if (k.kind == KernelKind::compute) {
         o.flags.push_back("-DDST_ACCUM_MODE=" + std::string(k.compute.fp32_dest_acc_en ? "true" : "false"));
-        o.flags.push_back(std::string("-DDST_SYNC_MODE=DstSync::") + (k.compute.dst_full_sync_en ? "SyncFull" : "SyncHalf"));
+        o.flags.push_back(std::string("-DDST_SYNC_MODE=DstSync::") +
+                          (k.compute.dst_full_sync_en ? "SyncFull" : "SyncHalf"));
         o.flags.push_back("-DMATH_FIDELITY=" + std::to_string(int(k.compute.math_fidelity)));
         o.flags.push_back("-DAPPROX=" + std::string(k.compute.math_approx_mode ? "true" : "false"));
     } else {
@@ -265,9 +283,10 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     for (const auto& [name, value] : k.defines) o.flags.push_back("-D" + name + "=" + value);
     if (!k.named_compile_args.empty()) {
         if (k.defines.count("KERNEL_COMPILE_TIME_ARG_MAP"))
-            throw Error(ErrorStatus::InvalidArgument, "kernel '" + k.name +
-                                                          "': named_compile_args and a KERNEL_COMPILE_TIME_ARG_MAP define both "
-                                                          "given; use named_compile_args");
+            throw Error(ErrorStatus::InvalidArgument,
+                        "kernel '" + k.name +
+                            "': named_compile_args and a KERNEL_COMPILE_TIME_ARG_MAP define both "
+                            "given; use named_compile_args");
         std::string map;
         for (const auto& [name, value] : k.named_compile_args) {
             if (!map.empty()) map += ',';
@@ -290,7 +309,7 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     for (char& c : file)
         if (c == '"' || c == '\\' || c == '\n') c = '_';
     std::string source = "#define ZYX_EMU_KERNEL_FILE \"" + file + "\"\n#line 1 \"" + file + "\"\n" + k.source +
-                         "\n#line 1 \"zyx-emu-entry\"\n#include \"zyx_emu/entry.inc\"\n" + kAssertHook;
+        "\n#line 1 \"zyx-emu-entry\"\n#include \"zyx_emu/entry.inc\"\n" + kAssertHook;
     kb->so_path = jit::compile_shared(source, o).string();
 
     if (auto globals = mutable_globals(kb->so_path); !globals.empty()) {
@@ -305,15 +324,16 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     auto bind = reinterpret_cast<uint32_t (*)(const zyx_emu_api*)>(kb->lib.symbol("zyx_emu_kernel_bind"));
     kb->entry = reinterpret_cast<void (*)()>(kb->lib.symbol("zyx_emu_kernel_entry"));
     if (!bind || !kb->entry)
-        throw Error(ErrorStatus::KernelCompilation, "kernel '" + k.name + "': " + kb->so_path +
-                                                        " lacks the emulator entry points");
+        throw Error(ErrorStatus::KernelCompilation,
+                    "kernel '" + k.name + "': " + kb->so_path + " lacks the emulator entry points");
     if (bind(kernel_api_table()) != ZYX_EMU_ABI_VERSION)
         throw Error(ErrorStatus::KernelCompilation, "kernel '" + k.name + "' was built for another emulator ABI");
     auto has_entry = reinterpret_cast<uint32_t (*)()>(kb->lib.symbol("zyx_emu_kernel_has_entry"));
     if (!has_entry || !has_entry())
-        throw Error(ErrorStatus::KernelCompilation, "kernel '" + k.name +
-                                                        "' defines neither kernel_main() nor namespace NAMESPACE { void MAIN }: "
-                                                        "it has no entry point");
+        throw Error(ErrorStatus::KernelCompilation,
+                    "kernel '" + k.name +
+                        "' defines neither kernel_main() nor namespace NAMESPACE { void MAIN }: "
+                        "it has no entry point");
     return kb;
 }
 
@@ -325,9 +345,9 @@ void check_ranges(const DeviceSpec& d, const CoreRangeSet& set, const std::strin
         if (r.start.x > r.end.x || r.start.y > r.end.y)
             throw Error(ErrorStatus::InvalidArgument, what + ": core range " + range_str(r) + " is inverted");
         if (r.end.x >= d.grid_x || r.end.y >= d.grid_y)
-            throw Error(ErrorStatus::InvalidArgument, what + ": core range " + range_str(r) + " is outside the " +
-                                                          std::to_string(d.grid_x) + "x" + std::to_string(d.grid_y) +
-                                                          " grid of " + d.name);
+            throw Error(ErrorStatus::InvalidArgument,
+                        what + ": core range " + range_str(r) + " is outside the " + std::to_string(d.grid_x) + "x" +
+                            std::to_string(d.grid_y) + " grid of " + d.name);
     }
 }
 
@@ -367,26 +387,30 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
         std::vector<CircularBufferSpec::Alias> views{{cb.index, cb.format, cb.page_bytes}};
         views.insert(views.end(), cb.aliases.begin(), cb.aliases.end());
         if (cb.num_pages == 0 || cb.num_pages > 0xffff)
-            throw Error(ErrorStatus::InvalidArgument, what + ": " + std::to_string(cb.num_pages) +
-                                                          " pages do not fit the 16-bit page counters (1..65535)");
+            throw Error(
+                ErrorStatus::InvalidArgument,
+                what + ": " + std::to_string(cb.num_pages) + " pages do not fit the 16-bit page counters (1..65535)");
         const uint64_t bytes = uint64_t(cb.page_bytes) * cb.num_pages;
         for (size_t a = 0; a < views.size(); ++a)
             for (size_t b = a + 1; b < views.size(); ++b)
                 if (views[a].index == views[b].index)
-                    throw Error(ErrorStatus::InvalidArgument, "circular buffer " + std::to_string(views[a].index) +
-                                                                  " is configured twice in one config (an alias of itself)");
+                    throw Error(ErrorStatus::InvalidArgument,
+                                "circular buffer " + std::to_string(views[a].index) +
+                                    " is configured twice in one config (an alias of itself)");
         for (const auto& v : views) {
             std::string vwhat = "circular buffer " + std::to_string(v.index);
             if (v.index >= ds.num_cbs)
-                throw Error(ErrorStatus::InvalidArgument, vwhat + ": index is beyond the " + std::to_string(ds.num_cbs) +
-                                                              " circular buffers of " + ds.name);
+                throw Error(
+                    ErrorStatus::InvalidArgument,
+                    vwhat + ": index is beyond the " + std::to_string(ds.num_cbs) + " circular buffers of " + ds.name);
             if (v.page_bytes == 0 || v.page_bytes % 4 != 0)
-                throw Error(ErrorStatus::InvalidArgument, vwhat + ": page size " + std::to_string(v.page_bytes) +
-                                                              " B is not a non-zero multiple of 4 B (sizeof(uint32_t))");
+                throw Error(ErrorStatus::InvalidArgument,
+                            vwhat + ": page size " + std::to_string(v.page_bytes) +
+                                " B is not a non-zero multiple of 4 B (sizeof(uint32_t))");
             if (bytes % v.page_bytes != 0 || bytes / v.page_bytes > 0xffff)
-                throw Error(ErrorStatus::InvalidArgument, vwhat + ": page size " + std::to_string(v.page_bytes) +
-                                                              " B does not divide the region of " + std::to_string(bytes) +
-                                                              " B into 1..65535 pages");
+                throw Error(ErrorStatus::InvalidArgument,
+                            vwhat + ": page size " + std::to_string(v.page_bytes) +
+                                " B does not divide the region of " + std::to_string(bytes) + " B into 1..65535 pages");
             if (tile_size_bytes(v.format) == 0)
                 throw Error(ErrorStatus::InvalidArgument, vwhat + ": invalid data format");
         }
@@ -394,8 +418,9 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
             std::lock_guard<std::mutex> lock(d.mu);
             const BufferRecord& r = d.buffer_record(*cb.buffer, ErrorStatus::InvalidArgument, what.c_str());
             if (r.buf.type != BufferType::L1)
-                throw Error(ErrorStatus::InvalidArgument, what + " is placed on buffer " + std::to_string(*cb.buffer) +
-                                                              ", a DRAM buffer; a globally allocated CB needs an L1 buffer");
+                throw Error(ErrorStatus::InvalidArgument,
+                            what + " is placed on buffer " + std::to_string(*cb.buffer) +
+                                ", a DRAM buffer; a globally allocated CB needs an L1 buffer");
         }
         uint32_t at = 0;
         for_each_core(ds, cb.cores, [&](uint32_t c, CoreCoord xy) {
@@ -403,7 +428,8 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
                 for (const auto& v : views)
                     if (other.index == v.index)
                         throw Error(ErrorStatus::InvalidArgument,
-                                    "circular buffer " + std::to_string(v.index) + " is configured twice on core " + coord_str(xy));
+                                    "circular buffer " + std::to_string(v.index) + " is configured twice on core " +
+                                        coord_str(xy));
             at = std::max(at, top[c]);
         });
         at = (at + ds.l1_alignment - 1) / ds.l1_alignment * ds.l1_alignment;
@@ -430,8 +456,9 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
 
     // Semaphores.
     if (spec.semaphores.size() > kMaxSemaphores)
-        throw Error(ErrorStatus::InvalidArgument, "program has " + std::to_string(spec.semaphores.size()) +
-                                                      " semaphores; the emulator provides " + std::to_string(kMaxSemaphores));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "program has " + std::to_string(spec.semaphores.size()) + " semaphores; the emulator provides " +
+                        std::to_string(kMaxSemaphores));
     for (size_t i = 0; i < spec.semaphores.size(); ++i) {
         check_ranges(ds, spec.semaphores[i].cores, "semaphore " + std::to_string(i));
         for_each_core(ds, spec.semaphores[i].cores, [&](uint32_t c, CoreCoord) {
@@ -447,7 +474,8 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
         check_ranges(ds, ks.cores, "kernel '" + name + "'");
         int slot = ks.kind == KernelKind::data_movement_0 ? 0 : ks.kind == KernelKind::data_movement_1 ? 1 : 2;
         if (ks.noc && *ks.noc > 1)
-            throw Error(ErrorStatus::InvalidArgument, "kernel '" + name + "': NoC " + std::to_string(*ks.noc) + " does not exist");
+            throw Error(ErrorStatus::InvalidArgument,
+                        "kernel '" + name + "': NoC " + std::to_string(*ks.noc) + " does not exist");
         for_each_core(ds, ks.cores, [&](uint32_t c, CoreCoord xy) {
             int prev = p->core_kernels[c][slot];
             if (prev >= 0)
@@ -466,9 +494,7 @@ ProgramId Device::program_create(const ProgramSpec& spec) {
             KernelSpec ks = spec.kernels[k];
             if (ks.name.empty()) ks.name = "kernel" + std::to_string(k);
             p->kernels[k] = kernel_compile(ks, ds);
-        } catch (const Error& e) {
-            errors[k] = e;
-        } catch (const std::exception& e) {
+        } catch (const Error& e) { errors[k] = e; } catch (const std::exception& e) {
             errors[k] = Error(ErrorStatus::KernelCompilation, e.what());
         }
     };
@@ -501,15 +527,16 @@ void program_place_l1(Device::Impl& d, Program& p, ProgramId id) {
             if (pl.buffer >= 0) {
                 auto it = d.buffers.find(uint32_t(pl.buffer));
                 if (it == d.buffers.end())
-                    throw Error(ErrorStatus::InvalidArgument, "circular buffer " + std::to_string(pl.index) + " of " + prog() +
-                                                                  " is placed on buffer " + std::to_string(pl.buffer) +
-                                                                  ", which was freed");
+                    throw Error(ErrorStatus::InvalidArgument,
+                                "circular buffer " + std::to_string(pl.index) + " of " + prog() +
+                                    " is placed on buffer " + std::to_string(pl.buffer) + ", which was freed");
                 const BufferRecord& r = it->second;
                 if (bytes > r.bank_span)
                     throw Error(ErrorStatus::InvalidArgument,
-                                "circular buffer " + std::to_string(pl.index) + " of " + prog() + " on core " + coord_str(xy) +
-                                    ": " + std::to_string(bytes) + " B do not fit the " + std::to_string(r.bank_span) +
-                                    " B that L1 buffer " + std::to_string(pl.buffer) + " holds on each core");
+                                "circular buffer " + std::to_string(pl.index) + " of " + prog() + " on core " +
+                                    coord_str(xy) + ": " + std::to_string(bytes) + " B do not fit the " +
+                                    std::to_string(r.bank_span) + " B that L1 buffer " + std::to_string(pl.buffer) +
+                                    " holds on each core");
                 pl.offset = r.buf.address;
                 continue;
             }
@@ -519,11 +546,12 @@ void program_place_l1(Device::Impl& d, Program& p, ProgramId id) {
                 if (r.buf.type != BufferType::L1) continue;
                 if (pl.offset < r.buf.address + r.bank_span && r.buf.address < pl.offset + bytes)
                     throw Error(ErrorStatus::InvalidArgument,
-                                "statically allocated circular buffers in " + prog() + " clash with L1 buffers on core " +
-                                    coord_str(xy) + ": circular buffer " + std::to_string(pl.index) + " occupies [" +
-                                    std::to_string(pl.offset) + ", " + std::to_string(pl.offset + bytes) +
-                                    ") and L1 buffer " + std::to_string(bid) + " is allocated at " +
-                                    std::to_string(r.buf.address) + " (" + std::to_string(r.bank_span) + " B)");
+                                "statically allocated circular buffers in " + prog() +
+                                    " clash with L1 buffers on core " + coord_str(xy) + ": circular buffer " +
+                                    std::to_string(pl.index) + " occupies [" + std::to_string(pl.offset) + ", " +
+                                    std::to_string(pl.offset + bytes) + ") and L1 buffer " + std::to_string(bid) +
+                                    " is allocated at " + std::to_string(r.buf.address) + " (" +
+                                    std::to_string(r.bank_span) + " B)");
             }
         }
     }
@@ -552,16 +580,18 @@ void Device::program_set_runtime_args(ProgramId program, uint32_t kernel, CoreCo
     std::lock_guard<std::mutex> lock(d.mu);
     Program& p = program_of(d, program, "program_set_runtime_args");
     if (kernel >= p.kernels.size())
-        throw Error(ErrorStatus::InvalidArgument, "program_set_runtime_args: program " + std::to_string(program) +
-                                                      " has no kernel " + std::to_string(kernel));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "program_set_runtime_args: program " + std::to_string(program) + " has no kernel " +
+                        std::to_string(kernel));
     const auto& name = p.kernels[kernel]->name;
     if (core.x >= d.spec.grid_x || core.y >= d.spec.grid_y)
-        throw Error(ErrorStatus::InvalidArgument, "program_set_runtime_args: kernel '" + name + "': core " +
-                                                      coord_str(core) + " is outside the grid");
+        throw Error(
+            ErrorStatus::InvalidArgument,
+            "program_set_runtime_args: kernel '" + name + "': core " + coord_str(core) + " is outside the grid");
     uint32_t c = d.core_index(core);
     if (p.core_kernels[c][p.kernels[kernel]->slot] != int(kernel))
-        throw Error(ErrorStatus::InvalidArgument, "program_set_runtime_args: kernel '" + name + "' does not run on core " +
-                                                      coord_str(core));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "program_set_runtime_args: kernel '" + name + "' does not run on core " + coord_str(core));
     if (args.size() + p.common_args[kernel].size() > kMaxRuntimeArgs)
         throw Error(ErrorStatus::InvalidArgument,
                     "program_set_runtime_args: kernel '" + name + "' on core " + coord_str(core) + ": " +
@@ -576,15 +606,16 @@ void Device::program_set_common_runtime_args(ProgramId program, uint32_t kernel,
     std::lock_guard<std::mutex> lock(d.mu);
     Program& p = program_of(d, program, "program_set_common_runtime_args");
     if (kernel >= p.kernels.size())
-        throw Error(ErrorStatus::InvalidArgument, "program_set_common_runtime_args: program " + std::to_string(program) +
-                                                      " has no kernel " + std::to_string(kernel));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "program_set_common_runtime_args: program " + std::to_string(program) + " has no kernel " +
+                        std::to_string(kernel));
     size_t max_unique = 0;
     for (const auto& a : p.rt_args[kernel]) max_unique = std::max(max_unique, a.size());
     if (args.size() + max_unique > kMaxRuntimeArgs)
-        throw Error(ErrorStatus::InvalidArgument, "program_set_common_runtime_args: kernel '" + p.kernels[kernel]->name +
-                                                      "': " + std::to_string(args.size()) + " common + up to " +
-                                                      std::to_string(max_unique) + " unique runtime args exceed the limit of " +
-                                                      std::to_string(kMaxRuntimeArgs));
+        throw Error(ErrorStatus::InvalidArgument,
+                    "program_set_common_runtime_args: kernel '" + p.kernels[kernel]->name +
+                        "': " + std::to_string(args.size()) + " common + up to " + std::to_string(max_unique) +
+                        " unique runtime args exceed the limit of " + std::to_string(kMaxRuntimeArgs));
     p.common_args[kernel] = std::move(args);
 }
 

@@ -15,7 +15,7 @@ namespace zyx::emu {
 struct KernelBinary {
     std::string name;
     KernelKind kind = KernelKind::data_movement_0;
-    uint32_t slot = 0;          // 0 BRISC, 1 NCRISC, 2 compute: where its args live in L1
+    uint32_t slot = 0;  // 0 BRISC, 1 NCRISC, 2 compute: where its args live in L1
     uint8_t noc = 0;
     ComputeConfig compute;
     std::string so_path;
@@ -27,8 +27,8 @@ struct CbPlacement {
     uint32_t index;
     DataFormat format;
     uint32_t page_bytes, num_pages;
-    uint32_t offset;  // L1 offset of the FIFO start (same on every core of the CB's range)
-    uint32_t spec;    // index in ProgramSpec::cbs (aliases of one config share it)
+    uint32_t offset;      // L1 offset of the FIFO start (same on every core of the CB's range)
+    uint32_t spec;        // index in ProgramSpec::cbs (aliases of one config share it)
     int64_t buffer = -1;  // >= 0: placed on this L1 buffer; `offset` is set at each launch
 };
 

@@ -12,16 +12,16 @@ void kernel_main() {
     for (uint32_t i = 0; i < count; ++i) {
         cb_wait_front(cb_a, 1);
         cb_wait_front(cb_b, 1);
-        tile_regs_acquire();           // MATH owns one DST half
+        tile_regs_acquire();  // MATH owns one DST half
         add_tiles(cb_a, cb_b, 0, 0, 0);
-        tile_regs_commit();            // hand the half to PACK
+        tile_regs_commit();  // hand the half to PACK
         cb_pop_front(cb_a, 1);
         cb_pop_front(cb_b, 1);
 
         cb_reserve_back(cb_out, 1);
-        tile_regs_wait();              // PACK waits for MATH
+        tile_regs_wait();  // PACK waits for MATH
         pack_tile(0, cb_out);
-        tile_regs_release();           // zeroes the half and returns it to MATH
+        tile_regs_release();  // zeroes the half and returns it to MATH
         cb_push_back(cb_out, 1);
     }
 }

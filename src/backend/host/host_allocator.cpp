@@ -45,8 +45,10 @@ void* system_alloc(uint64_t c) {
 }
 
 void system_free(void* p, uint64_t c) {
-    if (c >= kHuge) ::munmap(p, HostAllocator::system_bytes(c));
-    else std::free(p);
+    if (c >= kHuge)
+        ::munmap(p, HostAllocator::system_bytes(c));
+    else
+        std::free(p);
 }
 
 }  // namespace

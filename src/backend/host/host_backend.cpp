@@ -56,9 +56,9 @@ BufferId HostPool::allocate(uint64_t bytes) {
     if (bytes >= kCheckedBytes) {
         uint64_t avail = free_bytes();
         if (bytes > avail)
-            throw Error(ErrorStatus::MemoryAllocation, "host: allocation of " + std::to_string(bytes) +
-                                                           " bytes exceeds the " + std::to_string(avail) +
-                                                           " bytes available");
+            throw Error(ErrorStatus::MemoryAllocation,
+                        "host: allocation of " + std::to_string(bytes) + " bytes exceeds the " + std::to_string(avail) +
+                            " bytes available");
     }
     void* p = alloc_.alloc(bytes);
     if (!p) throw Error(ErrorStatus::MemoryAllocation, "host: the system refused " + std::to_string(bytes) + " bytes");
@@ -81,8 +81,9 @@ void HostPool::release(BufferId buffer) {
 Event HostPool::host_to_pool(const void* src, uint64_t bytes, BufferId dst, std::span<const Event>) {
     Buffer& b = find(dst, ErrorStatus::MemoryCopyH2P, "write");
     if (bytes > b.bytes)
-        throw Error(ErrorStatus::MemoryCopyH2P, "host: write of " + std::to_string(bytes) + " bytes into buffer " +
-                                                    std::to_string(dst) + " of " + std::to_string(b.bytes) + " bytes");
+        throw Error(ErrorStatus::MemoryCopyH2P,
+                    "host: write of " + std::to_string(bytes) + " bytes into buffer " + std::to_string(dst) + " of " +
+                        std::to_string(b.bytes) + " bytes");
     if (bytes) std::memcpy(b.ptr, src, bytes);
     return Event{};
 }
@@ -90,8 +91,9 @@ Event HostPool::host_to_pool(const void* src, uint64_t bytes, BufferId dst, std:
 void HostPool::pool_to_host(BufferId src, void* dst, uint64_t bytes, std::span<const Event>) {
     Buffer& b = find(src, ErrorStatus::MemoryCopyP2H, "read");
     if (bytes > b.bytes)
-        throw Error(ErrorStatus::MemoryCopyP2H, "host: read of " + std::to_string(bytes) + " bytes from buffer " +
-                                                    std::to_string(src) + " of " + std::to_string(b.bytes) + " bytes");
+        throw Error(ErrorStatus::MemoryCopyP2H,
+                    "host: read of " + std::to_string(bytes) + " bytes from buffer " + std::to_string(src) + " of " +
+                        std::to_string(b.bytes) + " bytes");
     if (bytes) std::memcpy(dst, b.ptr, bytes);
 }
 
@@ -110,7 +112,8 @@ void* HostPool::host_address(BufferId buffer) {
 
 uint64_t HostPool::buffer_bytes(BufferId buffer) const {
     auto it = buffers_.find(buffer);
-    if (it == buffers_.end()) throw Error(ErrorStatus::InvalidArgument, "host: unknown buffer " + std::to_string(buffer));
+    if (it == buffers_.end())
+        throw Error(ErrorStatus::InvalidArgument, "host: unknown buffer " + std::to_string(buffer));
     return it->second.bytes;
 }
 
@@ -187,7 +190,9 @@ std::vector<ProgramId> HostDevice::compile_batch(std::span<const Kernel* const> 
         // CMakeLists.txt); AVX2 kernels run as fast on the CPUs we target.
         // -fno-math-errno/-fno-trapping-math: nothing reads errno or FP flags, and without them
         // math calls and conversions do not vectorise.
-        opts.flags = {"-std=c++20", "-O3", "-march=native", "-mno-avx512f", "-fopenmp", "-fno-math-errno",
+        opts.flags = {"-std=c++20",         "-O3",
+                      "-march=native",      "-mno-avx512f",
+                      "-fopenmp",           "-fno-math-errno",
                       "-fno-trapping-math", "-ffp-contract=off"};
         opts.link_flags = {"-lm"};
         if (blas) opts.link_flags.push_back("-lopenblas");
@@ -235,41 +240,44 @@ bool HostDevice::program_uses_blas(ProgramId program) const {
 Event HostDevice::launch(ProgramId program, std::span<const BufferId> buffers, std::span<const Scalar> scalars,
                          std::span<const Event> wait) {
     auto it = programs_.find(program);
-    if (it == programs_.end()) throw Error(ErrorStatus::KernelLaunch, "host: launch of unknown program " + std::to_string(program));
+    if (it == programs_.end())
+        throw Error(ErrorStatus::KernelLaunch, "host: launch of unknown program " + std::to_string(program));
     const Compiled& c = *it->second;
     const Kernel& k = c.kernel;
     std::string who = "host: program " + std::to_string(program) + " (kernel " + kernel::shape_string(k.shape) + ")";
     size_t nin = k.inputs.size(), nbuf = nin + k.outputs.size();
     if (buffers.size() != nbuf)
-        throw Error(ErrorStatus::KernelLaunch, who + " takes " + std::to_string(nbuf) + " buffers, got " +
-                                                   std::to_string(buffers.size()));
+        throw Error(ErrorStatus::KernelLaunch,
+                    who + " takes " + std::to_string(nbuf) + " buffers, got " + std::to_string(buffers.size()));
     if (scalars.size() != k.scalars.size())
-        throw Error(ErrorStatus::KernelLaunch, who + " takes " + std::to_string(k.scalars.size()) + " scalars, got " +
-                                                   std::to_string(scalars.size()));
+        throw Error(
+            ErrorStatus::KernelLaunch,
+            who + " takes " + std::to_string(k.scalars.size()) + " scalars, got " + std::to_string(scalars.size()));
     std::vector<uint64_t> scalar_bits;
     for (size_t s = 0; s < scalars.size(); ++s) {
         if (scalars[s].dtype != k.scalars[s])
-            throw Error(ErrorStatus::KernelLaunch, who + " scalar " + std::to_string(s) + " must be " +
-                                                       std::string(dtype_name(k.scalars[s])) + ", got " +
-                                                       std::string(dtype_name(scalars[s].dtype)));
+            throw Error(ErrorStatus::KernelLaunch,
+                        who + " scalar " + std::to_string(s) + " must be " + std::string(dtype_name(k.scalars[s])) +
+                            ", got " + std::string(dtype_name(scalars[s].dtype)));
         scalar_bits.push_back(scalars[s].bits);
     }
     std::vector<void*> ptrs(nbuf + 1, nullptr);
     for (size_t b = 0; b < nbuf; ++b) {
         std::string arg = b < nin ? "input " + std::to_string(b) : "output " + std::to_string(b - nin);
         void* p = pool_.host_address(buffers[b]);
-        if (!p) throw Error(ErrorStatus::KernelLaunch, who + " " + arg + ": unknown buffer " + std::to_string(buffers[b]));
+        if (!p)
+            throw Error(ErrorStatus::KernelLaunch, who + " " + arg + ": unknown buffer " + std::to_string(buffers[b]));
         uint64_t have = pool_.buffer_bytes(buffers[b]);
         if (have < c.required_bytes[b])
-            throw Error(ErrorStatus::KernelLaunch, who + " " + arg + ": buffer " + std::to_string(buffers[b]) + " has " +
-                                                       std::to_string(have) + " bytes, the view needs " +
-                                                       std::to_string(c.required_bytes[b]));
+            throw Error(ErrorStatus::KernelLaunch,
+                        who + " " + arg + ": buffer " + std::to_string(buffers[b]) + " has " + std::to_string(have) +
+                            " bytes, the view needs " + std::to_string(c.required_bytes[b]));
         if (b >= nin)
             for (size_t o = 0; o < b; ++o)
                 if (buffers[o] == buffers[b])
-                    throw Error(ErrorStatus::KernelLaunch, who + " " + arg + ": buffer " + std::to_string(buffers[b]) +
-                                                               " is also argument " + std::to_string(o) +
-                                                               " (outputs must not alias other arguments)");
+                    throw Error(ErrorStatus::KernelLaunch,
+                                who + " " + arg + ": buffer " + std::to_string(buffers[b]) + " is also argument " +
+                                    std::to_string(o) + " (outputs must not alias other arguments)");
         ptrs[b] = p;
     }
     pool_.sync(wait);

@@ -27,7 +27,9 @@ constexpr int64_t kTargetTasks = 64;
 std::string ctype(DType t) {  // carrier type: what a value lives in inside the kernel
     switch (t) {
         case DType::f64: return "double";
-        case DType::f32: case DType::f16: case DType::bf16: return "float";
+        case DType::f32:
+        case DType::f16:
+        case DType::bf16: return "float";
         case DType::i8: return "int8_t";
         case DType::i16: return "int16_t";
         case DType::i32: return "int32_t";
@@ -55,20 +57,24 @@ std::string literal(DType t, uint64_t bits) {
     if (dtype_is_float(t)) {
         double v = kernel::double_from_bits(t, bits);
         if (t == DType::f64) {
-            std::snprintf(buf, sizeof buf, "__builtin_bit_cast(double, 0x%016llxull /* %.17g */)",  // allow-print: formats into a buffer
+            std::snprintf(buf, sizeof buf,
+                          "__builtin_bit_cast(double, 0x%016llxull /* %.17g */)",  // allow-print: formats into a buffer
                           (unsigned long long)bits, v);
             return buf;
         }
         float carrier = t == DType::f16 ? f16_to_f32(uint16_t(bits))
-                        : t == DType::bf16 ? bf16_to_f32(uint16_t(bits)) : f32_from_bits(uint32_t(bits));
-        std::snprintf(buf, sizeof buf, "__builtin_bit_cast(float, 0x%08xu /* %.9g */)",  // allow-print: formats into a buffer
+            : t == DType::bf16          ? bf16_to_f32(uint16_t(bits))
+                                        : f32_from_bits(uint32_t(bits));
+        std::snprintf(buf, sizeof buf,
+                      "__builtin_bit_cast(float, 0x%08xu /* %.9g */)",  // allow-print: formats into a buffer
                       f32_bits(carrier), v);
         return buf;
     }
     if (t == DType::bool_) return (bits & 0xff) ? "true" : "false";
     size_t n = dtype_size(t);
     uint64_t masked = n == 8 ? bits : bits & ((uint64_t(1) << (8 * n)) - 1);
-    std::snprintf(buf, sizeof buf, "((%s)0x%llxull)", ctype(t).c_str(), (unsigned long long)masked);  // allow-print: formats into a buffer
+    std::snprintf(buf, sizeof buf, "((%s)0x%llxull)", ctype(t).c_str(),
+                  (unsigned long long)masked);  // allow-print: formats into a buffer
     return buf;
 }
 
@@ -82,23 +88,23 @@ struct Codegen {
     std::vector<bool> needed;       // emitted for the outputs (kernel::needed_nodes, less what is hoisted)
     std::vector<bool> varies_last;  // depends on the last global axis
     MatmulPlan mm;
-    int par_axis = -1;              // reduce axis split across threads (few outputs, big reduce)
+    int par_axis = -1;  // reduce axis split across threads (few outputs, big reduce)
     // Row cache: a level-0 node that varies along the last axis L and equals a body node of a
     // hoisted one-axis reduce with k renamed to L (softmax's exp(x - m) in numerator and sum)
     // reads the value the reduce loop stored instead of computing it again. It needs the two
     // loads to read one buffer, which is only known at launch: the cached inner loop runs when
     // the `alias` pairs of buffer arguments are equal, the plain one otherwise.
-    std::vector<int> cache_of;            // level-0 node → body node whose stored value it is, or -1
-    std::vector<int> cache_owner;         // body node → the reduce whose loop stores it per k, or -1
+    std::vector<int> cache_of;     // level-0 node → body node whose stored value it is, or -1
+    std::vector<int> cache_owner;  // body node → the reduce whose loop stores it per k, or -1
     std::vector<std::pair<uint32_t, uint32_t>> alias;
-    std::vector<bool> needed_cached;      // needed by the outputs when caches are used
+    std::vector<bool> needed_cached;  // needed by the outputs when caches are used
     // Hoisted broadcast reduces: a level-0 reduce that varies along the last axis but not along
     // some other axis (softmax over axis 0: sum_k e^(x[k,c] - m[c]) read at every [r, c]) is
     // computed once per distinct value, before the main loop, into a scratch array zh<i> over
     // the axes it depends on (hoist_axes[i], last axis innermost): blocks of the last axis with
     // the reduce loops outside and the last axis inside, which vectorises; the main loop reads
     // zh<i>. (A reduce invariant along the last axis is computed once per row instead.)
-    std::vector<uint64_t> varies_axis;    // node → bit d set when it depends on global axis d (node_axes)
+    std::vector<uint64_t> varies_axis;  // node → bit d set when it depends on global axis d (node_axes)
     std::vector<bool> hoisted;
 
     Codegen(const Kernel& kk, std::ostringstream& o) : k(kernel::merge_common_subexpressions(kk)), os(o) {}
@@ -134,7 +140,8 @@ struct Codegen {
                 continue;
             }
             if (l.mask_begin[d] > 0 || l.mask_begin[d] >= l.mask_end[d])
-                s += std::string(s.empty() ? "" : " & ") + "(" + vars[d] + " >= " + std::to_string(l.mask_begin[d]) + ")";
+                s += std::string(s.empty() ? "" : " & ") + "(" + vars[d] + " >= " + std::to_string(l.mask_begin[d]) +
+                    ")";
             if (l.mask_end[d] < l.shape[d] || l.mask_begin[d] >= l.mask_end[d])
                 s += std::string(s.empty() ? "" : " & ") + "(" + vars[d] + " < " + std::to_string(l.mask_end[d]) + ")";
         }
@@ -225,9 +232,10 @@ struct Codegen {
         } else {
             std::string a = n(r);
             bits = from == DType::f16 ? "zx_bits_f16(" + a + ")"
-                   : from == DType::bf16 ? "zx_bits_bf16(" + a + ")"
-                   : from == DType::f32 ? "zx_bits_f32(" + a + ")"
-                   : from == DType::f64 ? "zx_bits_f64(" + a + ")" : "zx_bitcast<" + U + ">(" + a + ")";
+                : from == DType::bf16 ? "zx_bits_bf16(" + a + ")"
+                : from == DType::f32  ? "zx_bits_f32(" + a + ")"
+                : from == DType::f64  ? "zx_bits_f64(" + a + ")"
+                                      : "zx_bitcast<" + U + ">(" + a + ")";
         }
         if (to == DType::f16) return "zx_f16_to_f32(" + bits + ")";
         if (to == DType::bf16) return "zx_bf16_to_f32(" + bits + ")";
@@ -260,7 +268,8 @@ struct Codegen {
                 case Op::ceil: return fname("ceil", t) + "(" + a + ")";
                 case Op::round: return fname("rint", t) + "(" + a + ")";
                 case Op::sign:
-                    return "(" + a + " > " + zero + " ? " + one + " : (" + a + " < " + zero + " ? -" + one + " : " + a + "))";
+                    return "(" + a + " > " + zero + " ? " + one + " : (" + a + " < " + zero + " ? -" + one + " : " + a +
+                        "))";
                 default: break;
             }
         } else {
@@ -269,7 +278,9 @@ struct Codegen {
             switch (op) {
                 case Op::neg: return "zx_neg(" + a + ")";
                 case Op::abs: return "zx_abs(" + a + ")";
-                case Op::floor: case Op::ceil: case Op::round: return a;
+                case Op::floor:
+                case Op::ceil:
+                case Op::round: return a;
                 case Op::bit_not: return "((" + T + ")~" + a + ")";
                 case Op::relu: return s ? "(" + a + " < 0 ? (" + T + ")0 : " + a + ")" : a;
                 case Op::sign:
@@ -278,8 +289,9 @@ struct Codegen {
                 default: break;
             }
         }
-        throw Error(ErrorStatus::Internal, "host codegen: no C form for " + std::string(kernel::op_name(op)) + " on " +
-                                               std::string(dtype_name(t)));
+        throw Error(
+            ErrorStatus::Internal,
+            "host codegen: no C form for " + std::string(kernel::op_name(op)) + " on " + std::string(dtype_name(t)));
     }
 
     std::string binary_expr(Op op, DType t, const std::string& a, const std::string& b) {
@@ -298,8 +310,10 @@ struct Codegen {
         std::string T = ctype(t);
         if (t == DType::bool_) {
             switch (op) {
-                case Op::max: case Op::bit_or: return "(bool)(" + a + " | " + b + ")";
-                case Op::min: case Op::bit_and: return "(bool)(" + a + " & " + b + ")";
+                case Op::max:
+                case Op::bit_or: return "(bool)(" + a + " | " + b + ")";
+                case Op::min:
+                case Op::bit_and: return "(bool)(" + a + " & " + b + ")";
                 case Op::bit_xor: return "(" + a + " != " + b + ")";
                 default: break;
             }
@@ -333,8 +347,9 @@ struct Codegen {
                 default: break;
             }
         }
-        throw Error(ErrorStatus::Internal, "host codegen: no C form for " + std::string(kernel::op_name(op)) + " on " +
-                                               std::string(dtype_name(t)));
+        throw Error(
+            ErrorStatus::Internal,
+            "host codegen: no C form for " + std::string(kernel::op_name(op)) + " on " + std::string(dtype_name(t)));
     }
 
     // Emits `const T nI = …;` for a non-reduce node.
@@ -357,8 +372,10 @@ struct Codegen {
             case Op::cast: e = cast_expr(dt(nd.src[0]), nd.dtype, s(0)); break;
             case Op::bitcast: e = bitcast_expr(i, ind); break;
             default:
-                if (kernel::op_is_unary(nd.op)) e = unary_expr(nd.op, dt(nd.src[0]), s(0));
-                else e = binary_expr(nd.op, dt(nd.src[0]), s(0), s(1));
+                if (kernel::op_is_unary(nd.op))
+                    e = unary_expr(nd.op, dt(nd.src[0]), s(0));
+                else
+                    e = binary_expr(nd.op, dt(nd.src[0]), s(0), s(1));
         }
         os << ind << "const " << ctype(nd.dtype) << " " << n(i) << " = " << e << ";\n";
     }
@@ -496,8 +513,7 @@ struct Codegen {
         std::string combine_fn = rd.op == Op::reduce_max ? "zx_max" : "zx_min";
         if (!cache_owner.empty())
             for (size_t j = 0; j < size_t(i); ++j)
-                if (cache_owner[j] == i)
-                    os << ind << ctype(dt(int(j))) << " zrc" << j << "[" << k.shape[G] << "];\n";
+                if (cache_owner[j] == i) os << ind << ctype(dt(int(j))) << " zrc" << j << "[" << k.shape[G] << "];\n";
         os << ind << T << " " << acc << " = " << id << ";\n";
         os << ind << "int " << acc << "_nan = 0; (void)" << acc << "_nan;\n";
         if (par_axis < 0) {
@@ -517,13 +533,15 @@ struct Codegen {
             os << in3 << "zpart[zt] = " << acc << "; zpnan[zt] = " << acc << "_nan;\n";
             os << in3 << "if (zt == 0) znp = znt;\n" << in2 << "}\n";
             os << in2 << "for (int zt = 0; zt < znp; ++zt) { " << acc << " = "
-               << (nan ? combine_fn + "(" + acc + ", zpart[zt])" : combine(rd.op, rd.dtype, acc, "zpart[zt]"))
-               << "; " << acc << "_nan |= zpnan[zt]; }\n";
+               << (nan ? combine_fn + "(" + acc + ", zpart[zt])" : combine(rd.op, rd.dtype, acc, "zpart[zt]")) << "; "
+               << acc << "_nan |= zpnan[zt]; }\n";
             os << ind << "}\n";
         }
         std::string qnan = T == "double" ? "__builtin_nan(\"\")" : "__builtin_nanf(\"\")";
-        if (nan) os << ind << "const " << T << " " << n(i) << " = " << acc << "_nan ? " << qnan << " : " << acc << ";\n";
-        else os << ind << "const " << ctype(rd.dtype) << " " << n(i) << " = (" << ctype(rd.dtype) << ")" << acc << ";\n";
+        if (nan)
+            os << ind << "const " << T << " " << n(i) << " = " << acc << "_nan ? " << qnan << " : " << acc << ";\n";
+        else
+            os << ind << "const " << ctype(rd.dtype) << " " << n(i) << " = (" << ctype(rd.dtype) << ")" << acc << ";\n";
     }
 
     // Whether every load in reduce r's body that walks memory walks the last global axis with
@@ -540,7 +558,8 @@ struct Codegen {
                 const kernel::View& v = k.inputs[nd.arg].view;
                 if (v.layers.size() != 1) return false;
                 const ViewLayer& top = v.layers[0];
-                if (top.strides[K] == 1 || top.strides[K] == -1 || (top.strides[L] != 1 && top.strides[L] != 0)) return false;
+                if (top.strides[K] == 1 || top.strides[K] == -1 || (top.strides[L] != 1 && top.strides[L] != 0))
+                    return false;
                 found = found || (top.strides[L] == 1 && top.strides[K] != 0);
             }
             for (int s = 0; s < kernel::op_arity(nd.op); ++s) body[size_t(nd.src[s])] = true;
@@ -584,9 +603,12 @@ struct Codegen {
             bool reduce_dep = deps[j] && kernel::op_is_reduce(k.nodes[j].op);
             for (int s = 0; s < kernel::op_arity(k.nodes[j].op); ++s) {
                 size_t src = size_t(k.nodes[j].src[s]);
-                if (level[src] == 0) deps[src] = true;
-                else if (reduce_dep || inner[j]) inner[src] = true;
-                else if (body[j]) body[src] = true;
+                if (level[src] == 0)
+                    deps[src] = true;
+                else if (reduce_dep || inner[j])
+                    inner[src] = true;
+                else if (body[j])
+                    body[src] = true;
             }
         }
         int64_t cols = k.shape[L], outer = scratch_size(h) / std::max<int64_t>(1, cols), rnum = k.reduce_numel();
@@ -621,7 +643,8 @@ struct Codegen {
         os << "    for (int zj = 0; zj < " << blk << "; ++zj) { zacc[zj] = " << id << "; zaccnan[zj] = 0; }\n";
         std::string ind = "    ";
         for (size_t d = G; d < G + R; ++d) {
-            os << ind << "for (int64_t " << var(d) << " = 0; " << var(d) << " < " << k.shape[d] << "; ++" << var(d) << ") {\n";
+            os << ind << "for (int64_t " << var(d) << " = 0; " << var(d) << " < " << k.shape[d] << "; ++" << var(d)
+               << ") {\n";
             ind += "  ";
         }
         os << ind << "for (int64_t " << var(L) << " = zc0; " << var(L) << " < zc1; ++" << var(L) << ") {\n";
@@ -639,8 +662,10 @@ struct Codegen {
         }
         os << "    for (int64_t " << var(L) << " = zc0; " << var(L) << " < zc1; ++" << var(L) << ")\n";
         os << "      " << zh << scratch_offset(h).insert(0, "[").append("]") << " = ";
-        if (nan) os << "zaccnan[" << var(L) << " - zc0] ? " << qnan << " : " << a << ";\n";
-        else os << "(" << ctype(rd.dtype) << ")" << a << ";\n";
+        if (nan)
+            os << "zaccnan[" << var(L) << " - zc0] ? " << qnan << " : " << a << ";\n";
+        else
+            os << "(" << ctype(rd.dtype) << ")" << a << ";\n";
         os << "  }\n";
     }
 
@@ -658,8 +683,10 @@ struct Codegen {
             os << ind << "const " << ctype(dt(i)) << " " << n(i) << " = zc[zflat];\n";
             return;
         }
-        if (kernel::op_is_reduce(k.nodes[size_t(i)].op)) emit_reduce(i, ind);
-        else emit_value(i, ind);
+        if (kernel::op_is_reduce(k.nodes[size_t(i)].op))
+            emit_reduce(i, ind);
+        else
+            emit_value(i, ind);
     }
 
     void emit_stores(const std::string& ind) {
@@ -670,9 +697,12 @@ struct Codegen {
             for (size_t d = 0; d < G; ++d) vars.push_back(var(d));
             std::string off = layer_offset(out.view.layers[0], vars);
             std::string v = n(out.node);
-            if (out.dtype == DType::f16) v = "zx_f32_to_f16(" + v + ")";
-            else if (out.dtype == DType::bf16) v = "zx_f32_to_bf16(" + v + ")";
-            else if (out.dtype == DType::bool_) v = "(uint8_t)" + v;
+            if (out.dtype == DType::f16)
+                v = "zx_f32_to_f16(" + v + ")";
+            else if (out.dtype == DType::bf16)
+                v = "zx_f32_to_bf16(" + v + ")";
+            else if (out.dtype == DType::bool_)
+                v = "(uint8_t)" + v;
             os << ind << "out" << o << "[" << off << "] = " << v << ";\n";
         }
     }
@@ -683,16 +713,18 @@ struct Codegen {
         int64_t batch = 1;
         for (size_t d = 0; d + 2 < G; ++d) batch *= k.shape[d];
         int64_t mn = mm.m * mm.n;
-        if (mm.direct_output >= 0) os << ind << T << "* zc = out" << mm.direct_output << ";\n";
-        else os << ind << T << "* zc = (" << T << "*)zx_scratch(sizeof(" << T << ") * " << batch * mn << "ull);\n";
+        if (mm.direct_output >= 0)
+            os << ind << T << "* zc = out" << mm.direct_output << ";\n";
+        else
+            os << ind << T << "* zc = (" << T << "*)zx_scratch(sizeof(" << T << ") * " << batch * mn << "ull);\n";
         const ViewLayer& a = k.inputs[size_t(mm.a_input)].view.layers[0];
         const ViewLayer& b = k.inputs[size_t(mm.b_input)].view.layers[0];
         os << ind << "zx_blas_threads(" << batch * mn * mm.k << "LL);\n";
         os << ind << "for (int64_t zb = 0; zb < " << batch << "; ++zb) {\n";
         os << ind << "  int64_t zrest = zb, zoa = " << a.offset << ", zob = " << b.offset << ";\n";
         for (size_t d = G - 2; d-- > 0;) {
-            os << ind << "  { const int64_t zi = zrest % " << k.shape[d] << "; zrest /= " << k.shape[d] << "; zoa += zi * "
-               << a.strides[d] << "; zob += zi * " << b.strides[d] << "; }\n";
+            os << ind << "  { const int64_t zi = zrest % " << k.shape[d] << "; zrest /= " << k.shape[d]
+               << "; zoa += zi * " << a.strides[d] << "; zob += zi * " << b.strides[d] << "; }\n";
         }
         os << ind << "  cblas_" << (t == DType::f64 ? "d" : "s") << "gemm(ZX_ROW_MAJOR, "
            << (mm.a_trans ? "ZX_TRANS" : "ZX_NO_TRANS") << ", " << (mm.b_trans ? "ZX_TRANS" : "ZX_NO_TRANS") << ", "
@@ -718,7 +750,8 @@ struct Codegen {
         if (mm.use_blas) {
             varies_axis[size_t(mm.reduce_node)] = global_axes;
             for (size_t i = size_t(mm.reduce_node) + 1; i < N; ++i)
-                for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s) varies_axis[i] |= varies_axis[size_t(k.nodes[i].src[s])];
+                for (int s = 0; s < kernel::op_arity(k.nodes[i].op); ++s)
+                    varies_axis[i] |= varies_axis[size_t(k.nodes[i].src[s])];
         }
         varies_last.assign(N, false);
         for (size_t i = 0; i < N; ++i) varies_last[i] = G > 0 && (varies_axis[i] >> (G - 1) & 1);
@@ -746,11 +779,13 @@ struct Codegen {
         // Reduce steps per element of the main loop: none when every reduce is hoisted.
         bool per_element_reduce = false;
         for (size_t i = 0; i < N; ++i)
-            per_element_reduce = per_element_reduce || (needed[i] && kernel::op_is_reduce(k.nodes[i].op) && !hoisted[i]);
+            per_element_reduce =
+                per_element_reduce || (needed[i] && kernel::op_is_reduce(k.nodes[i].op) && !hoisted[i]);
         int64_t main_rnum = per_element_reduce ? rnum : 1;
         bool float_product = false;  // never split: float products keep the interpreter's order
         for (size_t i = 0; i < N; ++i)
-            float_product = float_product || (needed[i] && k.nodes[i].op == Op::reduce_prod && dtype_is_float(dt(int(i))));
+            float_product =
+                float_product || (needed[i] && k.nodes[i].op == Op::reduce_prod && dtype_is_float(dt(int(i))));
         if (!mm.use_blas && R > 0 && gnum <= 8 && rnum >= kParallelWork && !float_product)
             for (size_t d = G; d < G + R; ++d)
                 if (k.shape[d] >= 16) {
@@ -772,9 +807,9 @@ struct Codegen {
             DType t = k.scalars[s];
             std::string raw = "zscalar[" + std::to_string(s) + "]";
             std::string v = t == DType::f16 ? "zx_f16_to_f32((uint16_t)" + raw + ")"
-                            : t == DType::bf16 ? "zx_bf16_to_f32((uint16_t)" + raw + ")"
-                            : t == DType::bool_ ? "((" + raw + " & 0xff) != 0)"
-                            : "zx_bitcast<" + ctype(t) + ">((" + mtype(t) + ")" + raw + ")";
+                : t == DType::bf16          ? "zx_bf16_to_f32((uint16_t)" + raw + ")"
+                : t == DType::bool_         ? "((" + raw + " & 0xff) != 0)"
+                                            : "zx_bitcast<" + ctype(t) + ">((" + mtype(t) + ")" + raw + ")";
             if (t == DType::f32) v = "zx_bitcast<float>((uint32_t)" + raw + ")";
             if (t == DType::f64) v = "zx_bitcast<double>(" + raw + ")";
             os << "  const " << ctype(t) << " s" << s << " = " << v << ";\n";
@@ -809,7 +844,8 @@ struct Codegen {
         blk = std::min<int64_t>(cols, (blk + 15) / 16 * 16);
         int64_t nblk = (cols + blk - 1) / blk, tasks = rows * nblk;
         int64_t work = gnum * std::max<int64_t>(1, main_rnum);  // hoisted reduces ran above
-        if (par_axis < 0 && work >= kParallelWork && tasks > 1) os << "  #pragma omp parallel for schedule(dynamic, 1)\n";
+        if (par_axis < 0 && work >= kParallelWork && tasks > 1)
+            os << "  #pragma omp parallel for schedule(dynamic, 1)\n";
         os << "  for (int64_t zt = 0; zt < " << tasks << "; ++zt) {\n";
         // Only the inner loop is to be vectorised. With a short constant row GCC 12 unrolls the
         // inner loop and vectorises this one instead, and there it gives every masked load of a
@@ -904,12 +940,14 @@ struct Codegen {
         if (k.shape[G] != k.shape[G - 1] || k.shape[G] <= 0) return;
         for (size_t e = N; e-- > 0;) {
             const Node& ne = k.nodes[e];
-            if (!needed[e] || level[e] != 0 || !varies_last[e] || kernel::op_arity(ne.op) == 0 || kernel::op_is_reduce(ne.op))
+            if (!needed[e] || level[e] != 0 || !varies_last[e] || kernel::op_arity(ne.op) == 0 ||
+                kernel::op_is_reduce(ne.op))
                 continue;
             for (size_t r = 0; r < N && cache_of[e] < 0; ++r) {
                 if (!kernel::op_is_reduce(k.nodes[r].op) || !needed[r] || varies_last[r]) continue;
                 for (size_t b = 0; b < r && cache_of[e] < 0; ++b) {
-                    if (level[b] != 1 || !in_body(r, int(b)) || (cache_owner[b] >= 0 && cache_owner[b] != int(r))) continue;
+                    if (level[b] != 1 || !in_body(r, int(b)) || (cache_owner[b] >= 0 && cache_owner[b] != int(r)))
+                        continue;
                     if (k.shape[G] * int64_t(sizeof(double)) > (int64_t(64) << 10)) continue;  // stays on the stack
                     std::vector<std::pair<uint32_t, uint32_t>> pairs;
                     if (!same_as_body(int(e), int(b), pairs)) continue;

@@ -30,12 +30,12 @@ namespace zyx::backend::host {
 // How a kernel of the form out = epilogue(sum_k A[.., m, k] * B[.., k, n]) maps onto BLAS.
 struct MatmulPlan {
     bool use_blas = false;
-    int reduce_node = -1;          // the reduce_sum node the GEMM computes
+    int reduce_node = -1;  // the reduce_sum node the GEMM computes
     int a_input = -1, b_input = -1;
     bool a_trans = false, b_trans = false;
     int64_t m = 0, n = 0, k = 0, lda = 0, ldb = 0;
-    int direct_output = -1;        // output the GEMM writes into (contiguous, same dtype), or -1
-    bool epilogue = true;          // false when the product is stored as it is
+    int direct_output = -1;  // output the GEMM writes into (contiguous, same dtype), or -1
+    bool epilogue = true;    // false when the product is stored as it is
 };
 
 // Whether (and how) `k` takes the BLAS path: f32/f64, one reduce axis, at least two global

@@ -16,9 +16,12 @@ using json = nlohmann::json;
 std::filesystem::path config_path() {
     const char* xdg = std::getenv("XDG_CONFIG_HOME");
     std::filesystem::path base;
-    if (xdg && *xdg && std::filesystem::path(xdg).is_absolute()) base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home) base = std::filesystem::path(home) / ".config";
-    else base = "/nonexistent/.config";
+    if (xdg && *xdg && std::filesystem::path(xdg).is_absolute())
+        base = xdg;
+    else if (const char* home = std::getenv("HOME"); home && *home)
+        base = std::filesystem::path(home) / ".config";
+    else
+        base = "/nonexistent/.config";
     return base / "zyx" / "config.json";
 }
 
@@ -47,15 +50,18 @@ Config config_parse(std::string_view text, const std::filesystem::path& origin) 
             if (!v.is_array()) throw bad("tenstorrent.device_ids must be null or an array of device numbers");
             std::vector<uint32_t> ids;
             for (const json& d : v) {
-                if (!d.is_number_unsigned() || d.get<uint64_t>() > 0xffff) throw bad("tenstorrent.device_ids entries must be integers 0..65535");
+                if (!d.is_number_unsigned() || d.get<uint64_t>() > 0xffff)
+                    throw bad("tenstorrent.device_ids entries must be integers 0..65535");
                 ids.push_back(uint32_t(d.get<uint64_t>()));
             }
             c.device_ids = std::move(ids);
         } else if (k == "target") {
-            if (!v.is_string() || (v != "emulator" && v != "metal")) throw bad("tenstorrent.target must be \"emulator\" or \"metal\"");
+            if (!v.is_string() || (v != "emulator" && v != "metal"))
+                throw bad("tenstorrent.target must be \"emulator\" or \"metal\"");
             c.target = v.get<std::string>();
         } else if (k == "emulator_preset") {
-            if (!v.is_string() || v.get<std::string>().empty()) throw bad("tenstorrent.emulator_preset must be a preset name");
+            if (!v.is_string() || v.get<std::string>().empty())
+                throw bad("tenstorrent.emulator_preset must be a preset name");
             c.emulator_preset = v.get<std::string>();
         } else if (k == "request_timeout_ms") {
             c.request_timeout_ms = timeout();
@@ -87,9 +93,7 @@ const Config& config() {
     std::call_once(once, [] {
         try {
             cfg = config_load(config_path());
-        } catch (const Error& e) {
-            failure = e;
-        }
+        } catch (const Error& e) { failure = e; }
     });
     if (failure) throw *failure;
     return cfg;

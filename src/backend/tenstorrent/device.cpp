@@ -44,7 +44,8 @@ std::filesystem::path find_runtime_executable() {
     // executable when zyx is linked statically.
     std::filesystem::path self;
     Dl_info info{};
-    if (::dladdr(reinterpret_cast<void*>(&find_runtime_executable), &info) && info.dli_fname && info.dli_fname[0] == '/')
+    if (::dladdr(reinterpret_cast<void*>(&find_runtime_executable), &info) && info.dli_fname &&
+        info.dli_fname[0] == '/')
         self = info.dli_fname;
     else {
         std::error_code ec;
@@ -72,17 +73,21 @@ std::filesystem::path find_runtime_executable() {
 #endif
     std::string list;
     for (const auto& p : tried) list += "\n  " + p.string();
-    throw Error(ErrorStatus::Initialization, std::string("cannot find ") + kRuntimeName + " (set ZYX_TT_RUNTIME); looked at:" + list);
+    throw Error(ErrorStatus::Initialization,
+                std::string("cannot find ") + kRuntimeName + " (set ZYX_TT_RUNTIME); looked at:" + list);
 }
 
 protocol::Grid grid_from_group_axes(const std::vector<uint64_t>& axes, protocol::Grid device_grid) {
     if (axes.size() > 2)
-        throw Error(ErrorStatus::KernelLaunch, "a Tenstorrent launch has at most 2 group axes (rows, cols), the kernel has " + std::to_string(axes.size()));
+        throw Error(ErrorStatus::KernelLaunch,
+                    "a Tenstorrent launch has at most 2 group axes (rows, cols), the kernel has " +
+                        std::to_string(axes.size()));
     uint64_t rows = axes.size() > 0 ? axes[0] : 1, cols = axes.size() > 1 ? axes[1] : 1;
     if (rows == 0 || cols == 0) throw Error(ErrorStatus::KernelLaunch, "group axis of size 0");
     if (rows > device_grid.rows || cols > device_grid.cols)
-        throw Error(ErrorStatus::KernelLaunch, "grid " + std::to_string(rows) + "x" + std::to_string(cols) +
-                                                   " (rows x cols) exceeds the device grid " + grid_str(device_grid));
+        throw Error(ErrorStatus::KernelLaunch,
+                    "grid " + std::to_string(rows) + "x" + std::to_string(cols) +
+                        " (rows x cols) exceeds the device grid " + grid_str(device_grid));
     return {uint32_t(rows), uint32_t(cols)};
 }
 
@@ -136,14 +141,17 @@ std::unique_ptr<TTDevice> TTDevice::open(const OpenOptions& options) {
         for (protocol::DataFormat have : dev->desc_.data_formats) ok = ok || (f && *f == have);
         info.dtype_supported[t] = ok;
     }
-    ZYX_LOG(runtime) << "opened " << info.name << ": grid " << grid_str(dev->desc_.grid) << ", " << dev->desc_.dram_bytes << " bytes DRAM";
+    ZYX_LOG(runtime) << "opened " << info.name << ": grid " << grid_str(dev->desc_.grid) << ", "
+                     << dev->desc_.dram_bytes << " bytes DRAM";
     return dev;
 }
 
 std::vector<std::unique_ptr<TTDevice>> TTDevice::open_all(const Config& cfg) {
     std::vector<uint32_t> ids;
-    if (cfg.device_ids) ids = *cfg.device_ids;
-    else if (cfg.target == "emulator") ids = {0};
+    if (cfg.device_ids)
+        ids = *cfg.device_ids;
+    else if (cfg.target == "emulator")
+        ids = {0};
     else
         for (size_t i = 0; i < pci_boards().size(); ++i) ids.push_back(uint32_t(i));
     std::vector<std::unique_ptr<TTDevice>> out;
@@ -178,9 +186,10 @@ const TTDevice::Generated& TTDevice::generate(const kernel::Kernel& k) const {
         kernel::validate(k);
         // Launch scalars travel as runtime args of one program: at most protocol::kMaxScalars.
         if (k.scalars.size() > protocol::kMaxScalars)
-            throw Error(ErrorStatus::Unsupported, "Unsupported: the kernel has " + std::to_string(k.scalars.size()) +
-                                                      " launch scalars, more than the " +
-                                                      std::to_string(protocol::kMaxScalars) + " a program takes");
+            throw Error(ErrorStatus::Unsupported,
+                        "Unsupported: the kernel has " + std::to_string(k.scalars.size()) +
+                            " launch scalars, more than the " + std::to_string(protocol::kMaxScalars) +
+                            " a program takes");
         std::optional<codegen::Plan> plan = codegen::make_plan(k, target, &g.why);
         if (plan) g.program = codegen::make_program(*plan);
     } catch (const Error& e) {  // a kernel the generator cannot write (DST slots, …) or an invalid one
@@ -199,14 +208,17 @@ bool TTDevice::supports(const kernel::Kernel& k, std::string* why) const {
 
 const protocol::Program& TTDevice::generated_program(const kernel::Kernel& k) const {
     const Generated& g = generate(k);
-    if (!g.program) throw Error(ErrorStatus::Unsupported, "Unsupported: " + info_.name + " cannot run the kernel: " + g.why);
+    if (!g.program)
+        throw Error(ErrorStatus::Unsupported, "Unsupported: " + info_.name + " cannot run the kernel: " + g.why);
     return *g.program;
 }
 
 ProgramId TTDevice::compile(const kernel::Kernel& k) {
     const protocol::Program& prog = generated_program(k);
-    ZYX_LOG(asm_) << info_.name << ": generated program\n--- reader ---\n" << prog.kernels[0].source << "--- compute ---\n"
-                 << prog.kernels[1].source << "--- writer ---\n" << prog.kernels[2].source;
+    ZYX_LOG(asm_) << info_.name << ": generated program\n--- reader ---\n"
+                  << prog.kernels[0].source << "--- compute ---\n"
+                  << prog.kernels[1].source << "--- writer ---\n"
+                  << prog.kernels[2].source;
     ProgramId id = compile_program(prog);
     std::lock_guard lock(mutex_);
     programs_.at(id).generated = true;
@@ -216,8 +228,9 @@ ProgramId TTDevice::compile(const kernel::Kernel& k) {
 ProgramId TTDevice::compile_program(const protocol::Program& program) {
     std::lock_guard lock(mutex_);
     if (program.grid.rows > desc_.grid.rows || program.grid.cols > desc_.grid.cols)
-        throw Error(ErrorStatus::InvalidArgument, info_.name + ": program grid " + grid_str(program.grid) +
-                                                      " (rows x cols) exceeds the device grid " + grid_str(desc_.grid));
+        throw Error(ErrorStatus::InvalidArgument,
+                    info_.name + ": program grid " + grid_str(program.grid) +
+                        " (rows x cols) exceeds the device grid " + grid_str(desc_.grid));
     Program p;
     p.desc = program;
     auto resp = client_->compile(program);
@@ -245,24 +258,31 @@ Event TTDevice::launch(ProgramId program, std::span<const BufferId> buffers, std
     {
         std::lock_guard lock(mutex_);
         auto it = programs_.find(program);
-        if (it == programs_.end()) throw Error(ErrorStatus::KernelLaunch, info_.name + ": launch of unknown program " + std::to_string(program));
+        if (it == programs_.end())
+            throw Error(ErrorStatus::KernelLaunch,
+                        info_.name + ": launch of unknown program " + std::to_string(program));
         grid = it->second.desc.grid;
     }
     return launch_on(program, buffers, scalars, grid);
 }
 
-Event TTDevice::launch_on(ProgramId program, std::span<const BufferId> buffers, std::span<const backend::Scalar> scalars, protocol::Grid grid) {
+Event TTDevice::launch_on(ProgramId program, std::span<const BufferId> buffers,
+                          std::span<const backend::Scalar> scalars, protocol::Grid grid) {
     std::lock_guard lock(mutex_);
     auto it = programs_.find(program);
-    if (it == programs_.end()) throw Error(ErrorStatus::KernelLaunch, info_.name + ": launch of unknown program " + std::to_string(program));
+    if (it == programs_.end())
+        throw Error(ErrorStatus::KernelLaunch, info_.name + ": launch of unknown program " + std::to_string(program));
     Program& p = it->second;
     const std::string ctx = info_.name + ": program " + std::to_string(program);
     const size_t n_in = p.desc.num_inputs, n_out = p.desc.num_outputs;
     if (buffers.size() != n_in + n_out)
-        throw Error(ErrorStatus::KernelLaunch, ctx + " takes " + std::to_string(n_in) + " inputs and " + std::to_string(n_out) +
-                                                   " outputs, got " + std::to_string(buffers.size()) + " buffers");
+        throw Error(ErrorStatus::KernelLaunch,
+                    ctx + " takes " + std::to_string(n_in) + " inputs and " + std::to_string(n_out) + " outputs, got " +
+                        std::to_string(buffers.size()) + " buffers");
     if (scalars.size() != p.desc.num_scalars)
-        throw Error(ErrorStatus::KernelLaunch, ctx + " takes " + std::to_string(p.desc.num_scalars) + " scalars, got " + std::to_string(scalars.size()));
+        throw Error(
+            ErrorStatus::KernelLaunch,
+            ctx + " takes " + std::to_string(p.desc.num_scalars) + " scalars, got " + std::to_string(scalars.size()));
     grid_from_group_axes({grid.rows, grid.cols}, desc_.grid);  // throws KernelLaunch when too large
 
     protocol::Request r;
@@ -270,8 +290,9 @@ Event TTDevice::launch_on(ProgramId program, std::span<const BufferId> buffers, 
     for (size_t i = 0; i < scalars.size(); ++i) {
         size_t size = dtype_size(scalars[i].dtype);
         if (size > 4)
-            throw Error(ErrorStatus::Unsupported, "Unsupported: " + ctx + ": scalar " + std::to_string(i) + " is " +
-                                                      std::string(dtype_name(scalars[i].dtype)) + "; runtime args are 32-bit words");
+            throw Error(ErrorStatus::Unsupported,
+                        "Unsupported: " + ctx + ": scalar " + std::to_string(i) + " is " +
+                            std::string(dtype_name(scalars[i].dtype)) + "; runtime args are 32-bit words");
         uint64_t mask = size == 4 ? 0xffffffffull : (1ull << (8 * size)) - 1;
         r.scalars.push_back(uint32_t(scalars[i].bits & mask));
         if (p.generated && dtype_is_int(scalars[i].dtype) && !codegen::words(scalars[i].dtype)) {
@@ -298,7 +319,8 @@ Event TTDevice::launch_on(ProgramId program, std::span<const BufferId> buffers, 
 void TTDevice::release(ProgramId program) {
     std::lock_guard lock(mutex_);
     auto it = programs_.find(program);
-    if (it == programs_.end()) throw Error(ErrorStatus::KernelLaunch, info_.name + ": release of unknown program " + std::to_string(program));
+    if (it == programs_.end())
+        throw Error(ErrorStatus::KernelLaunch, info_.name + ": release of unknown program " + std::to_string(program));
     Program p = std::move(it->second);
     programs_.erase(it);
     if (p.generation == client_->generation() && client_->running()) {

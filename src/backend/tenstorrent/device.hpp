@@ -106,10 +106,10 @@ public:
 private:
     TTDevice() = default;
     struct Program {
-        protocol::Program desc;     // kept so a restarted runtime can compile it again
+        protocol::Program desc;  // kept so a restarted runtime can compile it again
         uint32_t runtime_id = 0;
         uint64_t generation = 0;
-        bool generated = false;     // by the code generator: integer scalars are computed in f32
+        bool generated = false;  // by the code generator: integer scalars are computed in f32
     };
     uint32_t runtime_program_locked(Program& p, backend::ProgramId id);
     // Code generator results by kernel structure: the program, or why there is none.

@@ -27,9 +27,12 @@ DeviceLock::DeviceLock(const std::string& target, uint32_t id, std::filesystem::
     // In a shared /tmp the directory must be ours and closed to others, or someone else could
     // hold or replace our lock files.
     struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0) throw Error(ErrorStatus::Io, "device lock directory " + dir.string() + ": " + std::strerror(errno));
+    if (::stat(dir.c_str(), &st) != 0)
+        throw Error(ErrorStatus::Io, "device lock directory " + dir.string() + ": " + std::strerror(errno));
     if (st.st_uid != ::getuid())
-        throw Error(ErrorStatus::Io, "device lock directory " + dir.string() + " belongs to uid " + std::to_string(st.st_uid) + ", not to us");
+        throw Error(
+            ErrorStatus::Io,
+            "device lock directory " + dir.string() + " belongs to uid " + std::to_string(st.st_uid) + ", not to us");
     if ((st.st_mode & 022) != 0) ::chmod(dir.c_str(), 0700);
 
     path_ = dir / ("tt-" + target + "-" + std::to_string(id) + (role == Role::runtime ? ".runtime.lock" : ".lock"));
@@ -45,8 +48,9 @@ DeviceLock::DeviceLock(const std::string& target, uint32_t id, std::filesystem::
             std::string holder = n > 0 ? std::string(buf, size_t(n)) : std::string("unknown");
             while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
             const char* by = role == Role::runtime ? " is served by runtime process " : " is in use by process ";
-            throw Error(ErrorStatus::DeviceBusy, "Tenstorrent " + target + " device " + std::to_string(id) + by + holder +
-                                                     " (lock file " + path_.string() + ")");
+            throw Error(ErrorStatus::DeviceBusy,
+                        "Tenstorrent " + target + " device " + std::to_string(id) + by + holder + " (lock file " +
+                            path_.string() + ")");
         }
         throw Error(ErrorStatus::Io, "device lock " + path_.string() + ": flock: " + std::strerror(e));
     }
@@ -58,8 +62,7 @@ DeviceLock::DeviceLock(const std::string& target, uint32_t id, std::filesystem::
 
 DeviceLock::~DeviceLock() {
     if (fd_ >= 0) {
-        if (::ftruncate(fd_, 0) != 0) {
-        }
+        if (::ftruncate(fd_, 0) != 0) {}
         ::close(fd_);  // releases the flock
     }
 }

@@ -31,9 +31,7 @@ TTMemoryPool::~TTMemoryPool() {
     // Buffers still referenced die with the runtime; only the cache is handed back explicitly.
     try {
         trim_cache();
-    } catch (const Error& e) {
-        ZYX_LOG(mem) << name_ << ": freeing the buffer cache at exit: " << e.what();
-    }
+    } catch (const Error& e) { ZYX_LOG(mem) << name_ << ": freeing the buffer cache at exit: " << e.what(); }
 }
 
 uint64_t TTMemoryPool::device_bytes(uint64_t bytes, uint32_t page_bytes) const {
@@ -69,12 +67,15 @@ uint64_t TTMemoryPool::free_bytes() const {
 const TTMemoryPool::Buffer& TTMemoryPool::live_locked(BufferId id, ErrorStatus status, std::string_view ctx) const {
     sync_generation_locked();
     auto it = buffers_.find(id);
-    if (it == buffers_.end()) throw Error(status, name_ + ": " + std::string(ctx) + ": unknown buffer " + std::to_string(id));
+    if (it == buffers_.end())
+        throw Error(status, name_ + ": " + std::string(ctx) + ": unknown buffer " + std::to_string(id));
     // A buffer of the current generation is lost too when that runtime has died and no new one
     // has been started yet.
     if (it->second.generation != seen_generation_ || !client_->running())
-        throw Error(status, name_ + ": " + std::string(ctx) + ": buffer " + std::to_string(id) +
-                                " was lost when its zyx-tt-runtime ended (runtime generation " + std::to_string(it->second.generation) + ")");
+        throw Error(status,
+                    name_ + ": " + std::string(ctx) + ": buffer " + std::to_string(id) +
+                        " was lost when its zyx-tt-runtime ended (runtime generation " +
+                        std::to_string(it->second.generation) + ")");
     return it->second;
 }
 
@@ -114,7 +115,9 @@ BufferId TTMemoryPool::allocate_paged(uint64_t bytes, uint32_t page_bytes) {
     if (cost > free)
         throw Error(ErrorStatus::MemoryAllocation,
                     name_ + ": " + std::to_string(bytes) + " bytes requested" +
-                        (cost == UINT64_MAX ? std::string() : " (" + std::to_string(cost) + " bytes of device DRAM with page and bank rounding)") +
+                        (cost == UINT64_MAX
+                             ? std::string()
+                             : " (" + std::to_string(cost) + " bytes of device DRAM with page and bank rounding)") +
                         ", only " + std::to_string(free) + " of " + std::to_string(dram_bytes_) + " bytes free");
     const uint64_t cap = (bytes / page_bytes + (bytes % page_bytes != 0)) * page_bytes;
     Buffer b;
@@ -131,7 +134,8 @@ BufferId TTMemoryPool::allocate_paged(uint64_t bytes, uint32_t page_bytes) {
     } else {
         ++counters_.cache_misses;
         // Make room from the cache before asking the device (cost <= free, so no underflow).
-        if (live_device_bytes_ + cached_device_bytes_ + cost > dram_bytes_) trim_cache_locked(dram_bytes_ - live_device_bytes_ - cost);
+        if (live_device_bytes_ + cached_device_bytes_ + cost > dram_bytes_)
+            trim_cache_locked(dram_bytes_ - live_device_bytes_ - cost);
         protocol::Request r;
         r.cmd = protocol::Command::alloc_buf;
         r.bytes = cap;
@@ -159,9 +163,11 @@ BufferId TTMemoryPool::allocate_paged(uint64_t bytes, uint32_t page_bytes) {
 void TTMemoryPool::retain(BufferId id) {
     std::lock_guard lock(mutex_);
     auto it = buffers_.find(id);
-    if (it == buffers_.end()) throw Error(ErrorStatus::MemoryDeallocation, name_ + ": retain of unknown buffer " + std::to_string(id));
+    if (it == buffers_.end())
+        throw Error(ErrorStatus::MemoryDeallocation, name_ + ": retain of unknown buffer " + std::to_string(id));
     if (it->second.refs == UINT32_MAX)
-        throw Error(ErrorStatus::InvalidArgument, name_ + ": buffer " + std::to_string(id) + " reference count would overflow");
+        throw Error(ErrorStatus::InvalidArgument,
+                    name_ + ": buffer " + std::to_string(id) + " reference count would overflow");
     ++it->second.refs;
 }
 
@@ -169,7 +175,8 @@ void TTMemoryPool::release(BufferId id) {
     std::lock_guard lock(mutex_);
     sync_generation_locked();
     auto it = buffers_.find(id);
-    if (it == buffers_.end()) throw Error(ErrorStatus::MemoryDeallocation, name_ + ": release of unknown buffer " + std::to_string(id));
+    if (it == buffers_.end())
+        throw Error(ErrorStatus::MemoryDeallocation, name_ + ": release of unknown buffer " + std::to_string(id));
     if (--it->second.refs > 0) return;
     Buffer b = it->second;
     buffers_.erase(it);
@@ -188,14 +195,16 @@ uint32_t TTMemoryPool::runtime_buffer(BufferId id, ErrorStatus status) const {
 uint64_t TTMemoryPool::buffer_bytes(BufferId id) const {
     std::lock_guard lock(mutex_);
     auto it = buffers_.find(id);
-    if (it == buffers_.end()) throw Error(ErrorStatus::InvalidArgument, name_ + ": unknown buffer " + std::to_string(id));
+    if (it == buffers_.end())
+        throw Error(ErrorStatus::InvalidArgument, name_ + ": unknown buffer " + std::to_string(id));
     return it->second.bytes;
 }
 
 uint32_t TTMemoryPool::buffer_page_bytes(BufferId id) const {
     std::lock_guard lock(mutex_);
     auto it = buffers_.find(id);
-    if (it == buffers_.end()) throw Error(ErrorStatus::InvalidArgument, name_ + ": unknown buffer " + std::to_string(id));
+    if (it == buffers_.end())
+        throw Error(ErrorStatus::InvalidArgument, name_ + ": unknown buffer " + std::to_string(id));
     return it->second.page_bytes;
 }
 
@@ -221,11 +230,11 @@ Event TTMemoryPool::write_tensor(const void* src, DType dtype, const std::vector
     std::lock_guard lock(mutex_);
     const Buffer& b = live_locked(dst, ErrorStatus::MemoryCopyH2P, "write_tensor");
     if (bytes > b.bytes || b.page_bytes != tile)
-        throw Error(ErrorStatus::MemoryCopyH2P, name_ + ": write_tensor: a " + std::string(dtype_name(dtype)) + " tensor " +
-                                                    shape_string(shape) + " (" + std::to_string(bytes) + " bytes in tiles of " +
-                                                    std::to_string(tile) + ") does not fit buffer " + std::to_string(dst) +
-                                                    " of " + std::to_string(b.bytes) + " bytes in pages of " +
-                                                    std::to_string(b.page_bytes));
+        throw Error(ErrorStatus::MemoryCopyH2P,
+                    name_ + ": write_tensor: a " + std::string(dtype_name(dtype)) + " tensor " + shape_string(shape) +
+                        " (" + std::to_string(bytes) + " bytes in tiles of " + std::to_string(tile) +
+                        ") does not fit buffer " + std::to_string(dst) + " of " + std::to_string(b.bytes) +
+                        " bytes in pages of " + std::to_string(b.page_bytes));
     client_->write_with(b.generation, b.runtime_id, bytes, tile, [&](uint8_t* slot, uint64_t off, uint64_t n) {
         tilize(src, dtype, ts, off / tile, n / tile, slot);
     });
@@ -240,11 +249,11 @@ void TTMemoryPool::read_tensor(BufferId src, DType dtype, const std::vector<int6
     std::lock_guard lock(mutex_);
     const Buffer& b = live_locked(src, ErrorStatus::MemoryCopyP2H, "read_tensor");
     if (bytes > b.bytes || b.page_bytes != tile)
-        throw Error(ErrorStatus::MemoryCopyP2H, name_ + ": read_tensor: a " + std::string(dtype_name(dtype)) + " tensor " +
-                                                    shape_string(shape) + " (" + std::to_string(bytes) + " bytes in tiles of " +
-                                                    std::to_string(tile) + ") is not what buffer " + std::to_string(src) +
-                                                    " holds (" + std::to_string(b.bytes) + " bytes in pages of " +
-                                                    std::to_string(b.page_bytes) + ")");
+        throw Error(ErrorStatus::MemoryCopyP2H,
+                    name_ + ": read_tensor: a " + std::string(dtype_name(dtype)) + " tensor " + shape_string(shape) +
+                        " (" + std::to_string(bytes) + " bytes in tiles of " + std::to_string(tile) +
+                        ") is not what buffer " + std::to_string(src) + " holds (" + std::to_string(b.bytes) +
+                        " bytes in pages of " + std::to_string(b.page_bytes) + ")");
     client_->read_with(b.generation, b.runtime_id, bytes, tile, [&](uint8_t* slot, uint64_t off, uint64_t n) {
         untilize(slot, dtype, ts, off / tile, n / tile, dst);
     });
@@ -254,8 +263,9 @@ Event TTMemoryPool::host_to_pool(const void* src, uint64_t bytes, BufferId dst, 
     std::lock_guard lock(mutex_);
     const Buffer& b = live_locked(dst, ErrorStatus::MemoryCopyH2P, "host_to_pool");
     if (bytes > b.bytes)
-        throw Error(ErrorStatus::MemoryCopyH2P, name_ + ": host_to_pool: " + std::to_string(bytes) + " bytes do not fit buffer " +
-                                                    std::to_string(dst) + " of " + std::to_string(b.bytes) + " bytes");
+        throw Error(ErrorStatus::MemoryCopyH2P,
+                    name_ + ": host_to_pool: " + std::to_string(bytes) + " bytes do not fit buffer " +
+                        std::to_string(dst) + " of " + std::to_string(b.bytes) + " bytes");
     client_->write(b.generation, b.runtime_id, src, bytes);
     return Event{};
 }
@@ -264,19 +274,22 @@ void TTMemoryPool::pool_to_host(BufferId src, void* dst, uint64_t bytes, std::sp
     std::lock_guard lock(mutex_);
     const Buffer& b = live_locked(src, ErrorStatus::MemoryCopyP2H, "pool_to_host");
     if (bytes > b.bytes)
-        throw Error(ErrorStatus::MemoryCopyP2H, name_ + ": pool_to_host: " + std::to_string(bytes) + " bytes requested from buffer " +
-                                                    std::to_string(src) + " of " + std::to_string(b.bytes) + " bytes");
+        throw Error(ErrorStatus::MemoryCopyP2H,
+                    name_ + ": pool_to_host: " + std::to_string(bytes) + " bytes requested from buffer " +
+                        std::to_string(src) + " of " + std::to_string(b.bytes) + " bytes");
     client_->read(b.generation, b.runtime_id, dst, bytes);
 }
 
-Event TTMemoryPool::pool_to_pool(MemoryPool& src_pool, BufferId src, BufferId dst, uint64_t bytes, std::span<const Event> wait) {
+Event TTMemoryPool::pool_to_pool(MemoryPool& src_pool, BufferId src, BufferId dst, uint64_t bytes,
+                                 std::span<const Event> wait) {
     if (&src_pool == this) {
         std::lock_guard lock(mutex_);
         const Buffer& s = live_locked(src, ErrorStatus::MemoryCopyP2H, "pool_to_pool source");
         const Buffer& d = live_locked(dst, ErrorStatus::MemoryCopyH2P, "pool_to_pool destination");
         if (bytes > s.bytes || bytes > d.bytes)
-            throw Error(ErrorStatus::MemoryCopyH2P, name_ + ": pool_to_pool: " + std::to_string(bytes) + " bytes exceed buffer " +
-                                                        std::to_string(bytes > s.bytes ? src : dst));
+            throw Error(ErrorStatus::MemoryCopyH2P,
+                        name_ + ": pool_to_pool: " + std::to_string(bytes) + " bytes exceed buffer " +
+                            std::to_string(bytes > s.bytes ? src : dst));
         protocol::Request r;
         r.cmd = protocol::Command::copy_buf;
         r.src_buffer = s.runtime_id;

@@ -58,7 +58,8 @@ public:
     backend::BufferId allocate(uint64_t bytes) override;
     void retain(backend::BufferId buffer) override;
     void release(backend::BufferId buffer) override;
-    backend::Event host_to_pool(const void* src, uint64_t bytes, backend::BufferId dst, std::span<const backend::Event> wait) override;
+    backend::Event host_to_pool(const void* src, uint64_t bytes, backend::BufferId dst,
+                                std::span<const backend::Event> wait) override;
     void pool_to_host(backend::BufferId src, void* dst, uint64_t bytes, std::span<const backend::Event> wait) override;
     backend::Event pool_to_pool(MemoryPool& src_pool, backend::BufferId src, backend::BufferId dst, uint64_t bytes,
                                 std::span<const backend::Event> wait) override;
@@ -89,11 +90,11 @@ public:
 private:
     struct Buffer {
         uint32_t runtime_id = 0;
-        uint64_t generation = 0;   // the runtime generation that holds it
-        uint64_t bytes = 0;        // as requested
+        uint64_t generation = 0;  // the runtime generation that holds it
+        uint64_t bytes = 0;       // as requested
         uint32_t page_bytes = 0;
-        uint64_t capacity = 0;     // page-rounded, what the runtime allocated
-        uint64_t device_bytes = 0; // what it costs the device (device_bytes(capacity))
+        uint64_t capacity = 0;      // page-rounded, what the runtime allocated
+        uint64_t device_bytes = 0;  // what it costs the device (device_bytes(capacity))
         uint32_t refs = 1;
     };
     struct Cached {

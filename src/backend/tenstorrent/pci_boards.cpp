@@ -26,9 +26,7 @@ std::optional<uint32_t> read_hex(const std::filesystem::path& p) {
         unsigned long v = std::stoul(s, &used, 16);  // accepts the "0x" prefix sysfs writes
         if (used != s.size() || v > 0xffffffffUL) return std::nullopt;
         return uint32_t(v);
-    } catch (...) {
-        return std::nullopt;
-    }
+    } catch (...) { return std::nullopt; }
 }
 }  // namespace
 
@@ -56,7 +54,8 @@ std::vector<PciBoard> pci_boards(const std::filesystem::path& sysfs_devices) {
         if (auto bytes = dram_bytes_for_subsystem(b.subsystem_device, &b.board)) b.dram_bytes = *bytes;
         out.push_back(std::move(b));
     }
-    std::sort(out.begin(), out.end(), [](const PciBoard& a, const PciBoard& b) { return a.pci_address < b.pci_address; });
+    std::sort(out.begin(), out.end(),
+              [](const PciBoard& a, const PciBoard& b) { return a.pci_address < b.pci_address; });
     return out;
 }
 

@@ -35,12 +35,12 @@ namespace zyx::tt::protocol {
 inline constexpr uint32_t kVersion = 1;
 
 // Limits the runtime enforces before it reads or allocates anything.
-inline constexpr size_t kMaxLineBytes = 1u << 20;          // one request line, newline excluded
-inline constexpr uint64_t kMaxSourceBytes = 16u << 20;     // one kernel source
-inline constexpr size_t kMaxKernels = 3;                   // one per processor kind
-inline constexpr size_t kMaxRuntimeArgs = 341;             // per kernel per core (tt-metal's limit)
+inline constexpr size_t kMaxLineBytes = 1u << 20;       // one request line, newline excluded
+inline constexpr uint64_t kMaxSourceBytes = 16u << 20;  // one kernel source
+inline constexpr size_t kMaxKernels = 3;                // one per processor kind
+inline constexpr size_t kMaxRuntimeArgs = 341;          // per kernel per core (tt-metal's limit)
 inline constexpr size_t kMaxCompileArgs = 256;
-inline constexpr size_t kMaxLaunchBuffers = 64;            // inputs + outputs of one run
+inline constexpr size_t kMaxLaunchBuffers = 64;  // inputs + outputs of one run
 inline constexpr size_t kMaxScalars = 256;
 inline constexpr size_t kMaxCircularBuffers = 64;
 inline constexpr size_t kMaxSemaphores = 16;
@@ -114,13 +114,13 @@ struct CircularBuffer {
 };
 
 struct Kernel {
-    std::string name;                  // shown in every error about this kernel
+    std::string name;  // shown in every error about this kernel
     KernelKind kind = KernelKind::data_movement_0;
-    std::string source;                // C++ text; on the wire it follows the JSON line
+    std::string source;  // C++ text; on the wire it follows the JSON line
     std::vector<uint32_t> compile_args;
     std::map<std::string, std::string> defines;
     std::vector<RuntimeArg> runtime_args;  // the per-core runtime-arg layout
-    std::optional<uint8_t> noc;        // 0 or 1; default by kind
+    std::optional<uint8_t> noc;            // 0 or 1; default by kind
     bool operator==(const Kernel&) const = default;
 };
 
@@ -151,23 +151,23 @@ struct Program {
 // keep their defaults and are not written by request_json.
 struct Request {
     Command cmd = Command::ping;
-    std::optional<uint64_t> seq;       // echoed in the response when present
-    uint32_t version = kVersion;       // hello
-    std::string arena_name;            // arena_map: POSIX shm name, "/zyx-…"
-    uint64_t arena_bytes = 0;          // arena_map, arena_resize
-    uint64_t bytes = 0;                // alloc_buf, write_buf, read_buf, copy_buf
-    uint32_t page_bytes = 0;           // alloc_buf (0 = absent: the runtime's default, 4096)
-    uint32_t buffer = 0;               // free_buf, write_buf, read_buf; copy_buf destination
-    uint32_t src_buffer = 0;           // copy_buf source
-    uint64_t offset = 0;               // write_buf, read_buf: byte offset in the buffer
-    uint64_t arena_offset = 0;         // write_buf, read_buf: byte offset in the arena
-    uint32_t program_id = 0;           // run, release_program
-    Program program;                   // compile_program (kernel sources filled in separately)
-    std::vector<uint64_t> source_bytes;// compile_program: length of each kernel's source on the wire
-    std::vector<uint32_t> inputs;      // run: buffer ids
-    std::vector<uint32_t> outputs;     // run: buffer ids
-    std::vector<uint32_t> scalars;     // run: raw 32-bit values
-    std::optional<Grid> grid;          // run: launch grid (default: the compiled grid)
+    std::optional<uint64_t> seq;         // echoed in the response when present
+    uint32_t version = kVersion;         // hello
+    std::string arena_name;              // arena_map: POSIX shm name, "/zyx-…"
+    uint64_t arena_bytes = 0;            // arena_map, arena_resize
+    uint64_t bytes = 0;                  // alloc_buf, write_buf, read_buf, copy_buf
+    uint32_t page_bytes = 0;             // alloc_buf (0 = absent: the runtime's default, 4096)
+    uint32_t buffer = 0;                 // free_buf, write_buf, read_buf; copy_buf destination
+    uint32_t src_buffer = 0;             // copy_buf source
+    uint64_t offset = 0;                 // write_buf, read_buf: byte offset in the buffer
+    uint64_t arena_offset = 0;           // write_buf, read_buf: byte offset in the arena
+    uint32_t program_id = 0;             // run, release_program
+    Program program;                     // compile_program (kernel sources filled in separately)
+    std::vector<uint64_t> source_bytes;  // compile_program: length of each kernel's source on the wire
+    std::vector<uint32_t> inputs;        // run: buffer ids
+    std::vector<uint32_t> outputs;       // run: buffer ids
+    std::vector<uint32_t> scalars;       // run: raw 32-bit values
+    std::optional<Grid> grid;            // run: launch grid (default: the compiled grid)
 };
 
 // Parses one request line (without its '\n'). For compile_program the kernels' `source` fields
@@ -189,9 +189,9 @@ std::string request_json(const Request& r);
 
 // Facts the runtime reports in hello.
 struct DeviceDesc {
-    std::string name;       // preset or board name, e.g. "wormhole-n150"
-    std::string arch;       // "wormhole" or "blackhole"
-    Grid grid;              // harvest-aware worker grid
+    std::string name;  // preset or board name, e.g. "wormhole-n150"
+    std::string arch;  // "wormhole" or "blackhole"
+    Grid grid;         // harvest-aware worker grid
     uint64_t dram_bytes = 0;
     uint32_t dram_banks = 0;
     uint32_t dram_alignment = 0;

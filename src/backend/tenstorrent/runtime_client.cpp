@@ -89,8 +89,8 @@ void RuntimeClient::start_locked() {
         if (process_) process_->kill();
         throw Error(e.status(), "starting zyx-tt-runtime " + options_.executable.string() + ": " + e.message());
     }
-    ZYX_LOG(runtime) << "runtime generation " << generation_ << " (pid " << process_->pid() << "): target " << target_ << ", device "
-                     << device_.name << " grid " << device_.grid.rows << "x" << device_.grid.cols;
+    ZYX_LOG(runtime) << "runtime generation " << generation_ << " (pid " << process_->pid() << "): target " << target_
+                     << ", device " << device_.name << " grid " << device_.grid.rows << "x" << device_.grid.cols;
 }
 
 void RuntimeClient::send_locked(protocol::Request& r, int timeout_ms) {
@@ -183,12 +183,14 @@ void RuntimeClient::write(uint64_t generation, uint32_t buffer, const void* src,
                     [&](uint8_t* slot, uint64_t off, uint64_t n) { std::memcpy(slot, host + (off - offset), n); });
 }
 
-void RuntimeClient::write_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule, const ChunkFn& fill) {
+void RuntimeClient::write_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule,
+                               const ChunkFn& fill) {
     std::lock_guard lock(mutex_);
     transfer_locked(true, generation, buffer, bytes, 0, granule, fill);
 }
 
-void RuntimeClient::read_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule, const ChunkFn& drain) {
+void RuntimeClient::read_with(uint64_t generation, uint32_t buffer, uint64_t bytes, uint64_t granule,
+                              const ChunkFn& drain) {
     std::lock_guard lock(mutex_);
     transfer_locked(false, generation, buffer, bytes, 0, granule, drain);
 }
@@ -209,8 +211,10 @@ void RuntimeClient::transfer_locked(bool write, uint64_t generation, uint32_t bu
     const ErrorStatus st = write ? ErrorStatus::MemoryCopyH2P : ErrorStatus::MemoryCopyP2H;
     const char* what = write ? "write_buf" : "read_buf";
     if (!up_ || generation != generation_)
-        throw Error(st, std::string(what) + ": runtime buffer " + std::to_string(buffer) + " belonged to runtime generation " +
-                            std::to_string(generation) + ", which has ended; its contents are lost");
+        throw Error(st,
+                    std::string(what) + ": runtime buffer " + std::to_string(buffer) +
+                        " belonged to runtime generation " + std::to_string(generation) +
+                        ", which has ended; its contents are lost");
     if (bytes == 0) return;
     arena_reserve_locked(std::min(bytes, options_.arena_max_bytes));
     uint64_t chunk = std::min({options_.transfer_chunk_bytes, bytes, arena_->size()});
@@ -267,9 +271,7 @@ void RuntimeClient::stop() {
             protocol::Request r;
             r.cmd = protocol::Command::exit;
             roundtrip_locked(r, 2000);
-        } catch (const Error& e) {
-            ZYX_LOG(runtime) << "exit: " << e.what();
-        }
+        } catch (const Error& e) { ZYX_LOG(runtime) << "exit: " << e.what(); }
     }
     if (process_) process_->shutdown(2000);
     process_.reset();

@@ -29,13 +29,13 @@ class RuntimeProcess;
 class StagingArena;
 
 struct RuntimeClientOptions {
-    std::filesystem::path executable;       // zyx-tt-runtime to start
-    std::vector<std::string> args;          // its arguments (--target, --preset, …)
-    int request_timeout_ms = 30000;         // small requests and transfers
-    int compile_timeout_ms = 600000;        // compile_program: compilers are slow
-    int run_timeout_ms = 600000;            // run: a launch can legitimately take long
+    std::filesystem::path executable;  // zyx-tt-runtime to start
+    std::vector<std::string> args;     // its arguments (--target, --preset, …)
+    int request_timeout_ms = 30000;    // small requests and transfers
+    int compile_timeout_ms = 600000;   // compile_program: compilers are slow
+    int run_timeout_ms = 600000;       // run: a launch can legitimately take long
     uint64_t arena_initial_bytes = 1u << 20;
-    uint64_t arena_max_bytes = 64u << 20;   // the arena grows up to this; larger transfers are chunked
+    uint64_t arena_max_bytes = 64u << 20;      // the arena grows up to this; larger transfers are chunked
     uint64_t transfer_chunk_bytes = 2u << 20;  // one write_buf/read_buf request moves at most this (bench/runtime)
 };
 

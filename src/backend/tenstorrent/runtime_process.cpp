@@ -31,7 +31,8 @@ namespace {
 constexpr size_t kStderrLinesKept = 30;
 
 long long now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 void close_fd(int& fd) {
@@ -52,8 +53,7 @@ ssize_t write_no_sigpipe(int fd, const char* data, size_t n) {
     int err = errno;
     if (rc < 0 && err == EPIPE && !was_pending) {
         timespec zero{0, 0};
-        while (sigtimedwait(&pipe_set, nullptr, &zero) < 0 && errno == EINTR) {
-        }
+        while (sigtimedwait(&pipe_set, nullptr, &zero) < 0 && errno == EINTR) {}
     }
     pthread_sigmask(SIG_SETMASK, &old_set, nullptr);
     errno = err;
@@ -65,7 +65,8 @@ ssize_t write_no_sigpipe(int fd, const char* data, size_t n) {
 RuntimeProcess::RuntimeProcess(const std::vector<std::string>& argv) {
     if (argv.empty()) throw Error(ErrorStatus::InvalidArgument, "RuntimeProcess: empty argument vector");
     int in[2], out[2], err[2];
-    if (::pipe2(in, O_CLOEXEC) != 0) throw Error(ErrorStatus::Initialization, std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(in, O_CLOEXEC) != 0)
+        throw Error(ErrorStatus::Initialization, std::string("pipe: ") + std::strerror(errno));
     if (::pipe2(out, O_CLOEXEC) != 0) {
         ::close(in[0]), ::close(in[1]);
         throw Error(ErrorStatus::Initialization, std::string("pipe: ") + std::strerror(errno));
@@ -174,10 +175,13 @@ std::string RuntimeProcess::reap(int timeout_ms) {
         if (r == pid_) {
             reaped_ = true;
             dead_ = true;
-            if (WIFEXITED(status)) exit_description_ = "exited with status " + std::to_string(WEXITSTATUS(status));
+            if (WIFEXITED(status))
+                exit_description_ = "exited with status " + std::to_string(WEXITSTATUS(status));
             else if (WIFSIGNALED(status))
-                exit_description_ = "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-            else exit_description_ = "ended";
+                exit_description_ =
+                    "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+            else
+                exit_description_ = "ended";
             return exit_description_;
         }
         if (r < 0 && errno != EINTR) {
@@ -220,7 +224,7 @@ void RuntimeProcess::crashed(std::string_view what, std::string_view when) {
     close_fd(in_fd_);
     drain_stderr();
     std::string msg = "zyx-tt-runtime (pid " + std::to_string(pid_) + ") " + how + " " + std::string(when) + " '" +
-                      std::string(what) + "'";
+        std::string(what) + "'";
     std::string tail = stderr_tail();
     msg += tail.empty() ? "; it wrote nothing to stderr" : "; its last stderr lines:\n" + tail;
     throw Error(ErrorStatus::RuntimeCrashed, msg);
@@ -230,7 +234,7 @@ void RuntimeProcess::timed_out(std::string_view what, int timeout_ms, std::strin
     kill();
     drain_stderr();
     std::string msg = "zyx-tt-runtime (pid " + std::to_string(pid_) + ") did not " + std::string(phase) + " '" +
-                      std::string(what) + "' within " + std::to_string(timeout_ms) + " ms; it was ended";
+        std::string(what) + "' within " + std::to_string(timeout_ms) + " ms; it was ended";
     std::string tail = stderr_tail();
     if (!tail.empty()) msg += "; its last stderr lines:\n" + tail;
     throw Error(ErrorStatus::Timeout, msg);

@@ -36,13 +36,14 @@ StagingArena::StagingArena(uint64_t bytes) {
     if (fd_ < 0) throw Error(ErrorStatus::Io, "staging arena " + name_ + ": shm_open: " + std::strerror(errno));
     linked_ = true;
     // fchmod: the umask may have removed bits, never added any, but be explicit about 0600.
-    if (::fchmod(fd_, 0600) != 0) {
-    }
+    if (::fchmod(fd_, 0600) != 0) {}
     if (::ftruncate(fd_, off_t(bytes)) != 0) {
         int e = errno;
         unlink_name();
         ::close(fd_);
-        throw Error(ErrorStatus::Io, "staging arena " + name_ + ": ftruncate to " + std::to_string(bytes) + " bytes: " + std::strerror(e));
+        throw Error(
+            ErrorStatus::Io,
+            "staging arena " + name_ + ": ftruncate to " + std::to_string(bytes) + " bytes: " + std::strerror(e));
     }
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (p == MAP_FAILED) {
@@ -69,10 +70,14 @@ void StagingArena::unlink_name() {
 void StagingArena::grow(uint64_t bytes) {
     if (bytes <= size_) return;
     if (::ftruncate(fd_, off_t(bytes)) != 0)
-        throw Error(ErrorStatus::Io, "staging arena " + name_ + ": growing to " + std::to_string(bytes) + " bytes: " + std::strerror(errno));
+        throw Error(
+            ErrorStatus::Io,
+            "staging arena " + name_ + ": growing to " + std::to_string(bytes) + " bytes: " + std::strerror(errno));
     void* p = ::mremap(data_, size_, bytes, MREMAP_MAYMOVE);
     if (p == MAP_FAILED)
-        throw Error(ErrorStatus::Io, "staging arena " + name_ + ": mremap to " + std::to_string(bytes) + " bytes: " + std::strerror(errno));
+        throw Error(
+            ErrorStatus::Io,
+            "staging arena " + name_ + ": mremap to " + std::to_string(bytes) + " bytes: " + std::strerror(errno));
     data_ = static_cast<uint8_t*>(p);
     size_ = bytes;
 }

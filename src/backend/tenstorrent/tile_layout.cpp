@@ -23,9 +23,12 @@ std::optional<protocol::DataFormat> tile_format(DType t) {
 
 uint32_t tile_bytes(DType t) {
     switch (t) {
-        case DType::f32: case DType::i32: return 4096;
-        case DType::bf16: case DType::bool_: return 2048;
-        default: throw Error(ErrorStatus::Internal, "tile_bytes: " + std::string(dtype_name(t)) + " has no tile format");
+        case DType::f32:
+        case DType::i32: return 4096;
+        case DType::bf16:
+        case DType::bool_: return 2048;
+        default:
+            throw Error(ErrorStatus::Internal, "tile_bytes: " + std::string(dtype_name(t)) + " has no tile format");
     }
 }
 
@@ -119,8 +122,10 @@ void tilize(const void* src, DType t, const TiledShape& s, uint64_t first, uint6
         const uint8_t* mat = in + m * s.rows * s.cols * z.host;
         if (nr == kTileDim && nc == kTileDim && t != DType::bool_) {  // the common case, at memcpy speed
             const uint8_t* src0 = mat + (r0 * s.cols + c0) * z.host;
-            if (z.host == 4) tilize_full<4>(src0, s.cols, tp);
-            else tilize_full<2>(src0, s.cols, tp);
+            if (z.host == 4)
+                tilize_full<4>(src0, s.cols, tp);
+            else
+                tilize_full<2>(src0, s.cols, tp);
             return;
         }
         if (nr < kTileDim || nc < kTileDim) std::memset(tp, 0, tile);
@@ -152,8 +157,10 @@ void untilize(const void* src, DType t, const TiledShape& s, uint64_t first, uin
         uint8_t* mat = out + m * s.rows * s.cols * z.host;
         if (nr == kTileDim && nc == kTileDim && t != DType::bool_) {
             uint8_t* dst0 = mat + (r0 * s.cols + c0) * z.host;
-            if (z.host == 4) untilize_full<4>(tp, s.cols, dst0);
-            else untilize_full<2>(tp, s.cols, dst0);
+            if (z.host == 4)
+                untilize_full<4>(tp, s.cols, dst0);
+            else
+                untilize_full<2>(tp, s.cols, dst0);
             return;
         }
         for (uint64_t r = 0; r < nr; ++r) {

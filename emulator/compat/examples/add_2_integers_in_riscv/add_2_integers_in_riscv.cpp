@@ -15,8 +15,8 @@ int main() {
     constexpr CoreCoord core = {0, 0};
 
     // Three DRAM buffers of one 4 B page each (page 0 is in bank 0).
-    InterleavedBufferConfig dram_config{.device = device, .size = sizeof(uint32_t), .page_size = sizeof(uint32_t),
-                                        .buffer_type = BufferType::DRAM};
+    InterleavedBufferConfig dram_config{
+        .device = device, .size = sizeof(uint32_t), .page_size = sizeof(uint32_t), .buffer_type = BufferType::DRAM};
     std::shared_ptr<Buffer> src0 = CreateBuffer(dram_config);
     std::shared_ptr<Buffer> src1 = CreateBuffer(dram_config);
     std::shared_ptr<Buffer> dst = CreateBuffer(dram_config);
@@ -33,8 +33,8 @@ int main() {
     TensorAccessorArgs(*dst).append_to(compile_args);
     KernelHandle kernel = CreateKernel(
         program, "emulator/compat/examples/add_2_integers_in_riscv/kernels/reader_writer_add_in_riscv.cpp", core,
-        DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default,
-                           .compile_args = compile_args});
+        DataMovementConfig{
+            .processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default, .compile_args = compile_args});
 
     std::vector<uint32_t> a = {14}, b = {7};
     EnqueueWriteBuffer(cq, src0, a, false);

@@ -24,8 +24,8 @@ int main() {
     constexpr uint32_t rows = 64, cols = 64;  // 4 tiles
     constexpr uint32_t n_tiles = rows * cols / TILE_HW;
     constexpr uint32_t tile_bytes = sizeof(bfloat16) * TILE_HW;
-    InterleavedBufferConfig config{.device = device, .size = n_tiles * tile_bytes, .page_size = tile_bytes,
-                                   .buffer_type = BufferType::DRAM};
+    InterleavedBufferConfig config{
+        .device = device, .size = n_tiles * tile_bytes, .page_size = tile_bytes, .buffer_type = BufferType::DRAM};
     auto src0 = CreateBuffer(config), src1 = CreateBuffer(config), dst = CreateBuffer(config);
 
     std::vector<bfloat16> a = create_random_vector_of_bfloat16_native(config.size, 2.0f, 1, -1.0f);
@@ -37,8 +37,9 @@ int main() {
     // Double-buffered inputs and output: two tiles each, so the reader can fetch the next tile
     // while the compute kernel works on the current one.
     for (uint8_t cb : {tt::CBIndex::c_0, tt::CBIndex::c_1, tt::CBIndex::c_16})
-        CreateCircularBuffer(program, core,
-                             CircularBufferConfig(2 * tile_bytes, {{cb, tt::DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
+        CreateCircularBuffer(
+            program, core,
+            CircularBufferConfig(2 * tile_bytes, {{cb, tt::DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
 
     std::vector<uint32_t> reader_args, writer_args;
     TensorAccessorArgs(*src0).append_to(reader_args);

@@ -16,11 +16,14 @@ int main() {
     // The same source on both data-movement processors: BRISC (RISCV_0, NoC 0) and NCRISC
     // (RISCV_1, NoC 1). A kernel learns which one it is on from noc_index.
     const std::string dm = "emulator/compat/examples/hello_world/kernels/void_dataflow_kernel.cpp";
-    KernelHandle brisc = CreateKernel(program, dm, core,
-                                      DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default});
-    KernelHandle ncrisc = CreateKernel(program, dm, core,
-                                       DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default});
-    CreateKernel(program, "emulator/compat/examples/hello_world/kernels/void_compute_kernel.cpp", core, ComputeConfig{});
+    KernelHandle brisc =
+        CreateKernel(program, dm, core,
+                     DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default});
+    KernelHandle ncrisc =
+        CreateKernel(program, dm, core,
+                     DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default});
+    CreateKernel(program, "emulator/compat/examples/hello_world/kernels/void_compute_kernel.cpp", core,
+                 ComputeConfig{});
 
     SetRuntimeArgs(program, brisc, core, {7});
     SetRuntimeArgs(program, ncrisc, core, {11});

@@ -65,12 +65,13 @@ int main() {
     {
         auto out = CreateBuffer(InterleavedBufferConfig{device, 32, 32, BufferType::DRAM});
         Program program = CreateProgram();
-        CreateCircularBuffer(program, core,
-                             CircularBufferConfig(32, {{tt::CBIndex::c_0, tt::DataFormat::UInt32}}).set_page_size(tt::CBIndex::c_0, 32));
+        CreateCircularBuffer(
+            program, core,
+            CircularBufferConfig(32, {{tt::CBIndex::c_0, tt::DataFormat::UInt32}}).set_page_size(tt::CBIndex::c_0, 32));
         std::vector<uint32_t> ct;
         TensorAccessorArgs(*out).append_to(ct);
-        KernelHandle k = CreateKernelFromString(program, kWriteArg, core,
-                                                DataMovementConfig{.compile_args = ct, .named_compile_args = {{"bias", 100}}});
+        KernelHandle k = CreateKernelFromString(
+            program, kWriteArg, core, DataMovementConfig{.compile_args = ct, .named_compile_args = {{"bias", 100}}});
         SetRuntimeArgs(program, k, core, {5, out->address()});
         EnqueueProgram(cq, program, true);
         std::vector<uint32_t> got;
@@ -88,7 +89,8 @@ int main() {
         Program program = CreateProgram();
         const uint32_t page = 1024 * 1024;
         CreateCircularBuffer(program, core,
-                             CircularBufferConfig(2 * page, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}}).set_page_size(tt::CBIndex::c_0, page));
+                             CircularBufferConfig(2 * page, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+                                 .set_page_size(tt::CBIndex::c_0, page));
         CreateKernelFromString(program, kEmpty, core, DataMovementConfig{});
         check(throws_with([&] { EnqueueProgram(cq, program, true); }, "beyond the L1 size"),
               "CB beyond L1 throws at EnqueueProgram");
@@ -110,7 +112,11 @@ int main() {
         std::vector<uint32_t> many(max_runtime_args - 1, 0);
         check(throws_with([&] { SetRuntimeArgs(program, k, core, many); }, "exceed the limit of 341"),
               "340 unique + 2 common runtime args throw");
-        check(throws_with([&] { SetRuntimeArgs(program, k, CoreCoord{1, 0}, {1}); }, "does not run on core (x=1,y=0)"),
+        check(throws_with(
+                  [&] {
+                      SetRuntimeArgs(program, k, CoreCoord{1, 0}, {1});
+                  },
+                  "does not run on core (x=1,y=0)"),
               "runtime args for a core without the kernel throw");
     }
 

@@ -19,19 +19,20 @@ int main() {
     constexpr CoreCoord core = {0, 0};
 
     constexpr uint32_t n_tiles = 50, tile_bytes = 2 * 1024;
-    InterleavedBufferConfig dram{.device = device, .size = n_tiles * tile_bytes, .page_size = tile_bytes,
-                                 .buffer_type = BufferType::DRAM};
+    InterleavedBufferConfig dram{
+        .device = device, .size = n_tiles * tile_bytes, .page_size = tile_bytes, .buffer_type = BufferType::DRAM};
     auto src = CreateBuffer(dram), dst = CreateBuffer(dram);
-    InterleavedBufferConfig l1{.device = device, .size = tile_bytes, .page_size = tile_bytes,
-                               .buffer_type = BufferType::L1};
+    InterleavedBufferConfig l1{
+        .device = device, .size = tile_bytes, .page_size = tile_bytes, .buffer_type = BufferType::L1};
     auto l1_buffer = CreateBuffer(l1);
 
     std::vector<uint32_t> compile_args;
     TensorAccessorArgs(*src).append_to(compile_args);
     TensorAccessorArgs(*dst).append_to(compile_args);
-    KernelHandle copy = CreateKernel(program, "emulator/compat/examples/loopback/kernels/loopback_dram_copy.cpp", core,
-                                     DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
-                                                        .noc = NOC::RISCV_0_default, .compile_args = compile_args});
+    KernelHandle copy = CreateKernel(
+        program, "emulator/compat/examples/loopback/kernels/loopback_dram_copy.cpp", core,
+        DataMovementConfig{
+            .processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default, .compile_args = compile_args});
 
     std::vector<uint32_t> input = create_random_vector_of_bfloat16(dram.size, 100, 42);
     EnqueueWriteBuffer(cq, src, input, false);
@@ -47,8 +48,8 @@ int main() {
     CloseDevice(device);
 
     bool copied = output == input;
-    bool last = staged.size() == tile_bytes / 4 &&
-                std::equal(staged.begin(), staged.end(), input.end() - tile_bytes / 4);
+    bool last =
+        staged.size() == tile_bytes / 4 && std::equal(staged.begin(), staged.end(), input.end() - tile_bytes / 4);
     log_info(tt::LogTest, "copy {}, L1 buffer holds the last tile: {}", copied ? "exact" : "WRONG", last);
     bool pass = copied && last;
     std::puts(pass ? "PASS" : "FAIL");

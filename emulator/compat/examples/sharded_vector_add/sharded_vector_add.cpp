@@ -25,8 +25,11 @@ int main() {
     // The vector as a column of tiles: one tile per page, tiles_per_core tiles per shard.
     ShardSpecBuffer shard(CoreRangeSet(cores), {tiles_per_core * TILE_HEIGHT, TILE_WIDTH}, ShardOrientation::ROW_MAJOR,
                           {TILE_HEIGHT, TILE_WIDTH}, {n_tiles, 1});
-    ShardedBufferConfig config{.device = device, .size = n_tiles * tile_bytes, .page_size = tile_bytes,
-                               .buffer_type = BufferType::L1, .buffer_layout = TensorMemoryLayout::HEIGHT_SHARDED,
+    ShardedBufferConfig config{.device = device,
+                               .size = n_tiles * tile_bytes,
+                               .page_size = tile_bytes,
+                               .buffer_type = BufferType::L1,
+                               .buffer_layout = TensorMemoryLayout::HEIGHT_SHARDED,
                                .shard_parameters = shard};
     auto a = CreateBuffer(config), b = CreateBuffer(config), c = CreateBuffer(config);
 
@@ -35,7 +38,8 @@ int main() {
     EnqueueWriteBuffer(cq, a, va.data(), false);
     EnqueueWriteBuffer(cq, b, vb.data(), false);
 
-    const std::pair<uint8_t, std::shared_ptr<Buffer>> cbs[] = {{CBIndex::c_0, a}, {CBIndex::c_1, b}, {CBIndex::c_16, c}};
+    const std::pair<uint8_t, std::shared_ptr<Buffer>> cbs[] = {
+        {CBIndex::c_0, a}, {CBIndex::c_1, b}, {CBIndex::c_16, c}};
     for (const auto& [index, buffer] : cbs)
         CreateCircularBuffer(program, cores,
                              CircularBufferConfig(tiles_per_core * tile_bytes, {{index, tt::DataFormat::Float16_b}})

@@ -47,14 +47,14 @@ void log(LogType type, LogLevel level, std::string_view fmt, const Args&... args
 }
 }  // namespace logger_detail
 
-#define ZYX_TT_LOGGER_LEVEL_FN(name, level)                                                    \
-    template <class... Args>                                                                  \
-    void name(LogType type, std::string_view fmt, const Args&... args) {                      \
-        logger_detail::log(type, LogLevel::level, fmt, args...);                              \
-    }                                                                                         \
-    template <class... Args>                                                                  \
-    void name(std::string_view fmt, const Args&... args) {                                    \
-        logger_detail::log(LogAlways, LogLevel::level, fmt, args...);                         \
+#define ZYX_TT_LOGGER_LEVEL_FN(name, level)                              \
+    template <class... Args>                                             \
+    void name(LogType type, std::string_view fmt, const Args&... args) { \
+        logger_detail::log(type, LogLevel::level, fmt, args...);         \
+    }                                                                    \
+    template <class... Args>                                             \
+    void name(std::string_view fmt, const Args&... args) {               \
+        logger_detail::log(LogAlways, LogLevel::level, fmt, args...);    \
     }
 ZYX_TT_LOGGER_LEVEL_FN(log_trace, trace)
 ZYX_TT_LOGGER_LEVEL_FN(log_debug, debug)

@@ -21,7 +21,8 @@ namespace tt {
 
 class exception : public std::runtime_error {
 public:
-    exception(const std::string& what, std::string category) : std::runtime_error(what), category_(std::move(category)) {}
+    exception(const std::string& what, std::string category)
+        : std::runtime_error(what), category_(std::move(category)) {}
     // zyx::ErrorStatus name of the failure: "internal" for TT_THROW / TT_FATAL in user code.
     const std::string& category() const noexcept { return category_; }
 
@@ -77,21 +78,21 @@ template <class... Args>
 #endif
 
 #ifndef TT_FATAL
-#define TT_FATAL(condition, message, ...)                                                                \
-    do {                                                                                                 \
-        if (!(condition)) [[unlikely]] {                                                                 \
+#define TT_FATAL(condition, message, ...)                                                               \
+    do {                                                                                                \
+        if (!(condition)) [[unlikely]] {                                                                \
             ::tt::assert::tt_throw(__FILE__, __LINE__, "TT_FATAL", #condition, message, ##__VA_ARGS__); \
-        }                                                                                                \
+        }                                                                                               \
     } while (0)
 #endif
 
 // As in tt-metal: checked only in builds that define DEBUG.
 #ifndef TT_ASSERT
 #ifdef DEBUG
-#define TT_ASSERT(condition, ...)                                                                            \
-    do {                                                                                                     \
-        if (!(condition)) [[unlikely]]                                                                       \
-            ::tt::assert::tt_throw(__FILE__, __LINE__, "TT_ASSERT", #condition, ##__VA_ARGS__);             \
+#define TT_ASSERT(condition, ...)                                                               \
+    do {                                                                                        \
+        if (!(condition)) [[unlikely]]                                                          \
+            ::tt::assert::tt_throw(__FILE__, __LINE__, "TT_ASSERT", #condition, ##__VA_ARGS__); \
     } while (0)
 #else
 #define TT_ASSERT(condition, ...)

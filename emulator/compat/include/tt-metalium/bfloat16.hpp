@@ -16,8 +16,8 @@ class bfloat16 {
 public:
     constexpr bfloat16() = default;
     template <class T>
-        requires std::is_arithmetic_v<T>
-    bfloat16(T v) noexcept : uint16_data(from_float(static_cast<float>(v))) {}
+    requires std::is_arithmetic_v<T> bfloat16(T v)
+    noexcept : uint16_data(from_float(static_cast<float>(v))) {}
 
     static bfloat16 truncate(float f);
     // The value with these bits (older tt-metal spelt this bfloat16(uint16_t) ).

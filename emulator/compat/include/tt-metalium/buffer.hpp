@@ -63,7 +63,8 @@ struct ShardSpecBuffer {
     ShardSpecBuffer(const CoreRangeSet& core_sets, const std::array<uint32_t, 2>& shard_shape,
                     const ShardOrientation& shard_orientation, const std::array<uint32_t, 2>& page_shape_,
                     const std::array<uint32_t, 2>& tensor2d_shape_in_pages_)
-        : tensor_shard_spec(core_sets, shard_shape, shard_orientation), page_shape(page_shape_),
+        : tensor_shard_spec(core_sets, shard_shape, shard_orientation),
+          page_shape(page_shape_),
           tensor2d_shape_in_pages(tensor2d_shape_in_pages_) {}
     ShardSpecBuffer(const ShardSpec& shard_spec, const std::array<uint32_t, 2>& page_shape_,
                     const std::array<uint32_t, 2>& tensor2d_shape_in_pages_)

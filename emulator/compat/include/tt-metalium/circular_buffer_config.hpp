@@ -41,7 +41,9 @@ public:
 
     uint32_t total_size() const { return total_size_; }
     std::optional<uint32_t> globally_allocated_address() const { return globally_allocated_address_; }
-    const std::array<std::optional<tt::DataFormat>, NUM_CIRCULAR_BUFFERS>& data_formats() const { return data_formats_; }
+    const std::array<std::optional<tt::DataFormat>, NUM_CIRCULAR_BUFFERS>& data_formats() const {
+        return data_formats_;
+    }
     const std::array<std::optional<uint32_t>, NUM_CIRCULAR_BUFFERS>& page_sizes() const { return page_sizes_; }
     const std::unordered_set<uint8_t>& buffer_indices() const { return buffer_indices_; }
 

@@ -119,9 +119,10 @@ RuntimeArgsData& GetCommonRuntimeArgs(const Program& program, KernelHandle kerne
 
 // ---- the command queue ------------------------------------------------------------------------
 using BufferRef = std::variant<std::reference_wrapper<Buffer>, std::shared_ptr<Buffer>>;
-using HostDataType = std::variant<const std::shared_ptr<std::vector<uint8_t>>, const std::shared_ptr<std::vector<uint16_t>>,
-                                  const std::shared_ptr<std::vector<int32_t>>, const std::shared_ptr<std::vector<uint32_t>>,
-                                  const std::shared_ptr<std::vector<float>>, const void*>;
+using HostDataType =
+    std::variant<const std::shared_ptr<std::vector<uint8_t>>, const std::shared_ptr<std::vector<uint16_t>>,
+                 const std::shared_ptr<std::vector<int32_t>>, const std::shared_ptr<std::vector<uint32_t>>,
+                 const std::shared_ptr<std::vector<float>>, const void*>;
 
 // Writes the whole buffer (buffer.size() bytes) from host memory.
 void EnqueueWriteBuffer(CommandQueue& cq, const BufferRef& buffer, std::vector<uint32_t>& src, bool blocking);
@@ -135,7 +136,8 @@ void EnqueueReadBuffer(CommandQueue& cq, Buffer& buffer, std::vector<DType>& dst
     EnqueueReadBuffer(cq, BufferRef(std::ref(buffer)), static_cast<void*>(dst.data()), blocking);
 }
 template <typename DType>
-void EnqueueReadBuffer(CommandQueue& cq, const std::shared_ptr<Buffer>& buffer, std::vector<DType>& dst, bool blocking) {
+void EnqueueReadBuffer(CommandQueue& cq, const std::shared_ptr<Buffer>& buffer, std::vector<DType>& dst,
+                       bool blocking) {
     EnqueueReadBuffer(cq, *buffer, dst, blocking);
 }
 // Compiles the program for this device on first use, sets its runtime args and starts it.

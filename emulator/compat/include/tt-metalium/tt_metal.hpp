@@ -14,8 +14,9 @@ namespace tt::tt_metal::detail {
 void WriteToBuffer(Buffer& buffer, tt::stl::Span<const uint8_t> host_buffer);
 template <typename DType>
 void WriteToBuffer(Buffer& buffer, const std::vector<DType>& host_buffer) {
-    WriteToBuffer(buffer, tt::stl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(host_buffer.data()),
-                                                       host_buffer.size() * sizeof(DType)));
+    WriteToBuffer(buffer,
+                  tt::stl::Span<const uint8_t>(reinterpret_cast<const uint8_t*>(host_buffer.data()),
+                                               host_buffer.size() * sizeof(DType)));
 }
 template <typename DType>
 void WriteToBuffer(const std::shared_ptr<Buffer>& buffer, const std::vector<DType>& host_buffer) {

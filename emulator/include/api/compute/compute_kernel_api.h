@@ -25,9 +25,18 @@
 #define ALWI inline __attribute__((always_inline))
 #endif
 
-#define UNPACK(x) do { if (ZYX_EMU.role() == ZYX_EMU_ROLE_UNPACK) { x; } } while (0)
-#define MATH(x) do { if (ZYX_EMU.role() == ZYX_EMU_ROLE_MATH) { x; } } while (0)
-#define PACK(x) do { if (ZYX_EMU.role() == ZYX_EMU_ROLE_PACK) { x; } } while (0)
+#define UNPACK(x)                                         \
+    do {                                                  \
+        if (ZYX_EMU.role() == ZYX_EMU_ROLE_UNPACK) { x; } \
+    } while (0)
+#define MATH(x)                                         \
+    do {                                                \
+        if (ZYX_EMU.role() == ZYX_EMU_ROLE_MATH) { x; } \
+    } while (0)
+#define PACK(x)                                         \
+    do {                                                \
+        if (ZYX_EMU.role() == ZYX_EMU_ROLE_PACK) { x; } \
+    } while (0)
 
 
 // Defaults for the JIT defines of a compute kernel (set by the emulator; here so that a compute
@@ -53,7 +62,9 @@ enum BroadcastType { NONE = 0x0, COL = 0x1, ROW = 0x2, SCALAR = 0x3 };
 enum EltwiseBinaryType { ELWMUL, ELWDIV, ELWADD, ELWSUB, ELWLESS };
 // How an SFPU result is narrowed into a 16-bit DST (eltwise_binary_sfpu.h). Scoped in tt-metal.
 enum class DstRoundingMode : uint8_t { Default = 0, NearestEven = 1 };
-namespace MathFidelity { enum : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 }; }
+namespace MathFidelity {
+enum : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
+}
 
 namespace zyx_emu_c {
 // Emulator op codes (must match tile::EltwiseOp, tile::Broadcast, tile::PoolType, tile::ReduceDim).
@@ -77,7 +88,9 @@ ALWI void compute_kernel_hw_startup(uint32_t icb, uint32_t ocb) { compute_kernel
 ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
     zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb));
 }
-ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb = 16) { zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb, icb, int32_t(ocb)); }
+ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb = 16) {
+    zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb, icb, int32_t(ocb));
+}
 ALWI void init_sfpu(uint32_t icb, uint32_t ocb) { unary_op_init_common(icb, ocb); }
 
 // ---- DST register file (reg_api.h) ------------------------------------------------------------
@@ -104,7 +117,8 @@ ALWI void cb_push_back(uint32_t cbid, uint32_t ntiles) { ZYX_EMU.cb_push_back(in
 // ---- copy (tile_move_copy.h) ------------------------------------------------------------------
 ALWI void copy_tile_init(uint32_t cbid) { zyx_emu_c::init(ZYX_EMU_FPU_COPY, cbid, cbid, -1); }
 ALWI void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0, bool transpose_within_16x16_face = false) {
-    if (transpose || transpose_within_16x16_face) ZYX_EMU.kernel_fault("Unsupported: copy_tile_to_dst_init_short with transpose");
+    if (transpose || transpose_within_16x16_face)
+        ZYX_EMU.kernel_fault("Unsupported: copy_tile_to_dst_init_short with transpose");
     copy_tile_init(cbid);
 }
 ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cbid, uint32_t transpose = 0) {
@@ -130,24 +144,33 @@ ALWI void reconfig_data_format(uint32_t srca_old, uint32_t srca_new, uint32_t sr
     ZYX_EMU.reconfig_unpack(srca_new, srcb_new);
 }
 ALWI void reconfig_data_format_srca(uint32_t srca_new_operand) { ZYX_EMU.reconfig_unpack(srca_new_operand, ~0u); }
-ALWI void reconfig_data_format_srca(uint32_t, uint32_t srca_new_operand) { ZYX_EMU.reconfig_unpack(srca_new_operand, ~0u); }
+ALWI void reconfig_data_format_srca(uint32_t, uint32_t srca_new_operand) {
+    ZYX_EMU.reconfig_unpack(srca_new_operand, ~0u);
+}
 ALWI void reconfig_data_format_srcb(uint32_t srcb_new_operand) { ZYX_EMU.reconfig_unpack(~0u, srcb_new_operand); }
-ALWI void reconfig_data_format_srcb(uint32_t, uint32_t srcb_new_operand) { ZYX_EMU.reconfig_unpack(~0u, srcb_new_operand); }
+ALWI void reconfig_data_format_srcb(uint32_t, uint32_t srcb_new_operand) {
+    ZYX_EMU.reconfig_unpack(~0u, srcb_new_operand);
+}
 
 // ---- FPU eltwise binary (eltwise_binary.h): DST[idst] = A[itile0] op B[itile1] -----------------
 template <EltwiseBinaryType op = ELWADD>
 ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
     zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, -1, zyx_emu_c::elt_op(op), acc_to_dest);
 }
-ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) { binary_tiles_init<ELWADD>(icb0, icb1, acc_to_dest); }
-ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) { binary_tiles_init<ELWSUB>(icb0, icb1, acc_to_dest); }
+ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+    binary_tiles_init<ELWADD>(icb0, icb1, acc_to_dest);
+}
+ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+    binary_tiles_init<ELWSUB>(icb0, icb1, acc_to_dest);
+}
 ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1) { binary_tiles_init<ELWMUL>(icb0, icb1, false); }
 ALWI void add_tiles_init_nof() {}
 // The paired inits (tt-metal api/compute/eltwise_binary.h), beside the *_tiles_init names above.
 // mul_init's acc_to_dest defaults to true in tt-metal and is unused on Wormhole / Blackhole:
 // ignored here.
 template <bool full_init, EltwiseBinaryType op>
-ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false,
+                            uint32_t call_line = __builtin_LINE()) {
     (void)call_line;
     zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, -1, zyx_emu_c::elt_op(op), acc_to_dest);
 }
@@ -182,8 +205,10 @@ template <EltwiseBinaryType op, BroadcastType bc>
 ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
                           uint32_t bcast_row_idx = 0) {
     if (bc == BroadcastType::ROW && bcast_row_idx != 0) [[unlikely]]
-        ZYX_EMU.kernel_fault("Unsupported: a ROW broadcast with bcast_row_idx != 0 (the emulator broadcasts row 0 only)");
-    zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
+        ZYX_EMU.kernel_fault(
+            "Unsupported: a ROW broadcast with bcast_row_idx != 0 (the emulator broadcasts row 0 only)");
+    zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst,
+                   zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
 }
 template <BroadcastType bc>
 ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
@@ -201,14 +226,14 @@ ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_
     any_tiles_bcast<ELWMUL, bc>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
 }
 // The _rows forms take the trailing bcast_row_idx, the _cols and _scalar forms do not.
-#define ZYX_EMU_BCAST_ROWS(op_name, OP)                                                                       \
-    ALWI void op_name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,          \
-                      uint32_t bcast_row_idx = 0) {                                                           \
-        any_tiles_bcast<OP, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);             \
+#define ZYX_EMU_BCAST_ROWS(op_name, OP)                                                              \
+    ALWI void op_name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst, \
+                      uint32_t bcast_row_idx = 0) {                                                  \
+        any_tiles_bcast<OP, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);    \
     }
-#define ZYX_EMU_BCAST(op_name, OP, BC)                                                                       \
-    ALWI void op_name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {        \
-        any_tiles_bcast<OP, BroadcastType::BC>(icb0, icb1, itile0, itile1, idst);                             \
+#define ZYX_EMU_BCAST(op_name, OP, BC)                                                                 \
+    ALWI void op_name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) { \
+        any_tiles_bcast<OP, BroadcastType::BC>(icb0, icb1, itile0, itile1, idst);                      \
     }
 ZYX_EMU_BCAST_ROWS(add_tiles_bcast_rows, ELWADD)
 ZYX_EMU_BCAST(add_tiles_bcast_cols, ELWADD, COL)
@@ -228,9 +253,9 @@ ALWI void bcast_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builti
     (void)call_line;
     zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, -1, zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
 }
-#define ZYX_EMU_BCAST_INIT(init_name, OP, BC)                                                                \
-    ALWI void init_name(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {                \
-        bcast_init<OP, BroadcastType::BC>(icb0, icb1, call_line);                                             \
+#define ZYX_EMU_BCAST_INIT(init_name, OP, BC)                                                  \
+    ALWI void init_name(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) { \
+        bcast_init<OP, BroadcastType::BC>(icb0, icb1, call_line);                              \
     }
 ZYX_EMU_BCAST_INIT(add_bcast_rows_init, ELWADD, ROW)
 ZYX_EMU_BCAST_INIT(add_bcast_cols_init, ELWADD, COL)
@@ -260,7 +285,8 @@ ALWI void mm_init_short(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t
     zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, -1, transpose);
 }
 // The paired init of matmul_tiles (tt-metal api/compute/matmul.h; call_line unused here).
-ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0, uint32_t call_line = __builtin_LINE()) {
+ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t transpose = 0,
+                      uint32_t call_line = __builtin_LINE()) {
     (void)call_line;
     mm_init_short(in0_cb_id, in1_cb_id, transpose);
 }
@@ -282,8 +308,8 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
 // in1_tile_index by the width of its B block, as tt-metal's matmul kernels do. The transpose is
 // the init's (tt-metal's LLK ignores the call's): a call whose transpose differs faults.
 // matmul_block_init is the current name of mm_block_init_short (tt-metal matmul.h 01c8afed).
-ALWI void mm_block_init(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t out_cb_id = 16, const uint32_t transpose = 0,
-                        uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1) {
+ALWI void mm_block_init(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t out_cb_id = 16,
+                        const uint32_t transpose = 0, uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1) {
     (void)ct_dim, (void)rt_dim, (void)kt_dim;
     zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id), transpose ? 1 : 0);
 }
@@ -338,7 +364,8 @@ ALWI uint32_t reduce_flags() {
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
     (void)call_line;
-    zyx_emu_c::init(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, int32_t(ocb), zyx_emu_c::reduce_flags<reduce_type, reduce_dim>());
+    zyx_emu_c::init(ZYX_EMU_FPU_REDUCE, icb, icb_scaler, int32_t(ocb),
+                    zyx_emu_c::reduce_flags<reduce_type, reduce_dim>());
 }
 template <PoolType reduce_type = REDUCE_OP, ReduceDim reduce_dim = REDUCE_DIM, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init_short(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
@@ -356,7 +383,9 @@ ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_
 }
 
 // ---- transpose (transpose_wh.h, transpose.h) --------------------------------------------------
-ALWI void transpose_wh_init(uint32_t icb, uint32_t ocb) { zyx_emu_c::init(ZYX_EMU_FPU_TRANSPOSE, icb, icb, int32_t(ocb)); }
+ALWI void transpose_wh_init(uint32_t icb, uint32_t ocb) {
+    zyx_emu_c::init(ZYX_EMU_FPU_TRANSPOSE, icb, icb, int32_t(ocb));
+}
 ALWI void transpose_wh_init_short(uint32_t icb) { zyx_emu_c::init(ZYX_EMU_FPU_TRANSPOSE, icb, icb, -1); }
 ALWI void transpose_init(uint32_t icb) { transpose_wh_init_short(icb); }
 ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst) {

@@ -71,7 +71,8 @@ ALWI void untilize_block(uint32_t icb, uint32_t full_ct_dim, uint32_t ocb) {
             zyx_emu_c::fpu(ZYX_EMU_FPU_COPY, icb, icb, t * block_ct_dim + r, 0, r, 1 /* through SrcA */);
         tile_regs_commit();
         tile_regs_wait();
-        for (uint32_t r = 0; r < block_ct_dim; ++r) ZYX_EMU.pack_rows(r, ocb, 0, full_ct_dim, t * block_ct_dim + r, true);
+        for (uint32_t r = 0; r < block_ct_dim; ++r)
+            ZYX_EMU.pack_rows(r, ocb, 0, full_ct_dim, t * block_ct_dim + r, true);
         tile_regs_release();
     }
 }
@@ -87,8 +88,9 @@ ALWI void pack_untilize_dest_init(uint32_t ocb, uint32_t face_r_dim = 16, uint32
     static_assert(full_ct_dim % block_ct_dim == 0, "pack_untilize: full_ct_dim must be divisible by block_ct_dim");
     (void)call_line;
     if (narrow_row || dense || row_num_datums != 32 || face_r_dim != 16 || num_faces != 4)
-        ZYX_EMU.kernel_fault("Unsupported: pack_untilize with narrow_row, dense, row_num_datums != 32, face_r_dim != 16 "
-                             "or num_faces != 4");
+        ZYX_EMU.kernel_fault(
+            "Unsupported: pack_untilize with narrow_row, dense, row_num_datums != 32, face_r_dim != 16 "
+            "or num_faces != 4");
     zyx_emu_c::init(ZYX_EMU_FPU_COPY, 0, 0, int32_t(ocb));
 }
 template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
@@ -117,14 +119,16 @@ ALWI void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb,
 // c < block_ct_dim) become tile column block_c_index·block_ct_dim + c of the row-major block
 // that starts at reserved page r·full_ct_dim of ocb. Call between tile_regs_wait and
 // tile_regs_release.
-template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool diagonal = false, bool narrow_row = false,
-          std::uint32_t row_num_datums = 32, uint32_t tile_dst_ct_offset = 0, bool dense = false>
-ALWI void pack_untilize_dest(uint32_t ocb, uint32_t block_rt_dim = 1, uint32_t block_c_index = 0, uint32_t face_r_dim = 16,
-                             uint32_t num_faces = 4, uint32_t tile_dst_rt_offset = 0) {
+template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool diagonal = false,
+          bool narrow_row = false, std::uint32_t row_num_datums = 32, uint32_t tile_dst_ct_offset = 0,
+          bool dense = false>
+ALWI void pack_untilize_dest(uint32_t ocb, uint32_t block_rt_dim = 1, uint32_t block_c_index = 0,
+                             uint32_t face_r_dim = 16, uint32_t num_faces = 4, uint32_t tile_dst_rt_offset = 0) {
     static_assert(full_ct_dim % block_ct_dim == 0, "pack_untilize: full_ct_dim must be divisible by block_ct_dim");
     if (diagonal || narrow_row || dense || row_num_datums != 32 || face_r_dim != 16 || num_faces != 4)
-        ZYX_EMU.kernel_fault("Unsupported: pack_untilize_dest with diagonal, narrow_row, dense, row_num_datums != 32, "
-                             "face_r_dim != 16 or num_faces != 4");
+        ZYX_EMU.kernel_fault(
+            "Unsupported: pack_untilize_dest with diagonal, narrow_row, dense, row_num_datums != 32, "
+            "face_r_dim != 16 or num_faces != 4");
     for (uint32_t r = 0; r < block_rt_dim; ++r)
         for (uint32_t c = 0; c < block_ct_dim; ++c)
             ZYX_EMU.pack_rows((tile_dst_rt_offset + r) * block_ct_dim + tile_dst_ct_offset + c, ocb, r * full_ct_dim,

@@ -19,8 +19,27 @@ namespace ckernel {
 namespace zyx_emu_c {
 // Must match zyx::emu::tile::SfpuBinaryInt (checked by static_asserts in the emulator).
 enum SfpuBinaryIntOp : uint32_t {
-    IAdd, ISub, IRsub, IMul, IAnd, IOr, IXor, IShl, IShr, IShrLogical, ILt, IGt, ILe, IGe, IMax, IMin,
-    IDivFloor, IDivTrunc, IDivFloat, IRemainder, IFmod,
+    IAdd,
+    ISub,
+    IRsub,
+    IMul,
+    IAnd,
+    IOr,
+    IXor,
+    IShl,
+    IShr,
+    IShrLogical,
+    ILt,
+    IGt,
+    ILe,
+    IGe,
+    IMax,
+    IMin,
+    IDivFloor,
+    IDivTrunc,
+    IDivFloat,
+    IRemainder,
+    IFmod,
 };
 // Init codes of these ops (documentation only: init() does nothing).
 inline constexpr uint32_t kInitInt = 300;
@@ -34,19 +53,20 @@ constexpr bool int_format_ok() {
 }  // namespace zyx_emu_c
 
 // tt-metal's message for an integer op given another format (a string literal).
-#define ZYX_EMU_INT_FORMAT_MSG(what) "Unsupported data format for " what ". Supported data formats are: Int32, UInt32, UInt16"
+#define ZYX_EMU_INT_FORMAT_MSG(what) \
+    "Unsupported data format for " what ". Supported data formats are: Int32, UInt32, UInt16"
 // name_tile<DataFormat>(idst0, idst1, odst) with tt-metal's static_assert, and name_tile_init().
-#define ZYX_EMU_INT_BINARY(name, OP, what)                                                         \
-    template <DataFormat data_format>                                                              \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                         \
-        static_assert(zyx_emu_c::int_format_ok<data_format>(), ZYX_EMU_INT_FORMAT_MSG(what));      \
-        zyx_emu_c::binary_int(zyx_emu_c::OP, data_format, idst0, idst1, odst);                     \
+#define ZYX_EMU_INT_BINARY(name, OP, what)                                                    \
+    template <DataFormat data_format>                                                         \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                    \
+        static_assert(zyx_emu_c::int_format_ok<data_format>(), ZYX_EMU_INT_FORMAT_MSG(what)); \
+        zyx_emu_c::binary_int(zyx_emu_c::OP, data_format, idst0, idst1, odst);                \
     }
 // name_tile(idst0, idst1, odst) on one fixed format, and name_tile_init().
-#define ZYX_EMU_INT_BINARY_FIXED(name, OP, FORMAT)                                                 \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                         \
-        zyx_emu_c::binary_int(zyx_emu_c::OP, DataFormat::FORMAT, idst0, idst1, odst);              \
-    }                                                                                              \
+#define ZYX_EMU_INT_BINARY_FIXED(name, OP, FORMAT)                                    \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {            \
+        zyx_emu_c::binary_int(zyx_emu_c::OP, DataFormat::FORMAT, idst0, idst1, odst); \
+    }                                                                                 \
     ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::kInitInt + zyx_emu_c::OP); }
 
 // ---- add_int_sfpu.h, sub_int_sfpu.h: wrapping add, a − b, and rsub = b − a ----------------------
@@ -81,16 +101,17 @@ ALWI void binary_shift_tile_init() { zyx_emu_c::init(zyx_emu_c::kInitInt + zyx_e
 
 // ---- binary_comp.h: the integer 1 where DST[idst0] OP DST[idst1], else 0 -------------------------
 // Int32 compares signed, UInt32 and UInt16 unsigned. Both the tile call and its init take the format.
-#define ZYX_EMU_INT_COMPARE(name, OP)                                                              \
-    template <DataFormat data_format>                                                              \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                         \
-        static_assert(zyx_emu_c::int_format_ok<data_format>(), "Unsupported data format. Supported: Int32, UInt32, UInt16"); \
-        zyx_emu_c::binary_int(zyx_emu_c::OP, data_format, idst0, idst1, odst);                     \
-    }                                                                                              \
-    template <DataFormat data_format>                                                              \
-    ALWI void name##_tile_init() {                                                                 \
-        static_assert(zyx_emu_c::int_format_ok<data_format>(), ZYX_EMU_INT_FORMAT_MSG(#name));     \
-        zyx_emu_c::init(zyx_emu_c::kInitInt + zyx_emu_c::OP);                                      \
+#define ZYX_EMU_INT_COMPARE(name, OP)                                                          \
+    template <DataFormat data_format>                                                          \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                     \
+        static_assert(zyx_emu_c::int_format_ok<data_format>(),                                 \
+                      "Unsupported data format. Supported: Int32, UInt32, UInt16");            \
+        zyx_emu_c::binary_int(zyx_emu_c::OP, data_format, idst0, idst1, odst);                 \
+    }                                                                                          \
+    template <DataFormat data_format>                                                          \
+    ALWI void name##_tile_init() {                                                             \
+        static_assert(zyx_emu_c::int_format_ok<data_format>(), ZYX_EMU_INT_FORMAT_MSG(#name)); \
+        zyx_emu_c::init(zyx_emu_c::kInitInt + zyx_emu_c::OP);                                  \
     }
 ZYX_EMU_INT_COMPARE(lt_int, ILt)
 ZYX_EMU_INT_COMPARE(gt_int, IGt)

@@ -26,14 +26,77 @@ namespace ckernel {
 namespace zyx_emu_c {
 // Must match zyx::emu::tile::SfpuUnary / SfpuBinary (checked by static_asserts in the emulator).
 enum SfpuUnaryOp : uint32_t {
-    Exp, Exp2, Log, Sqrt, Rsqrt, Recip, Sin, Cos, Tan, Negative, Abs, Relu, ReluMax, ReluMin,
-    LeakyRelu, Sigmoid, Tanh, Gelu, Silu, Square, Power, Sign, Signbit, Floor, Ceil, Trunc,
-    Elu, Erf, Erfinv, IsInf, IsNan, LogicalNot, Heaviside, Softplus, PowerIterative,
-    Gtz, Ltz, Gez, Lez, Eqz, Nez, UnaryEq, UnaryNe, UnaryGt, UnaryLt, UnaryGe, UnaryLe, Round,
-    AddScalar, SubScalar, MulScalar, DivScalar, RsubScalar,
+    Exp,
+    Exp2,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Recip,
+    Sin,
+    Cos,
+    Tan,
+    Negative,
+    Abs,
+    Relu,
+    ReluMax,
+    ReluMin,
+    LeakyRelu,
+    Sigmoid,
+    Tanh,
+    Gelu,
+    Silu,
+    Square,
+    Power,
+    Sign,
+    Signbit,
+    Floor,
+    Ceil,
+    Trunc,
+    Elu,
+    Erf,
+    Erfinv,
+    IsInf,
+    IsNan,
+    LogicalNot,
+    Heaviside,
+    Softplus,
+    PowerIterative,
+    Gtz,
+    Ltz,
+    Gez,
+    Lez,
+    Eqz,
+    Nez,
+    UnaryEq,
+    UnaryNe,
+    UnaryGt,
+    UnaryLt,
+    UnaryGe,
+    UnaryLe,
+    Round,
+    AddScalar,
+    SubScalar,
+    MulScalar,
+    DivScalar,
+    RsubScalar,
 };
 enum SfpuBinaryOp : uint32_t {
-    BAdd, BSub, BRsub, BMul, BDiv, BPower, BMax, BMin, BEq, BNe, BLt, BGt, BLe, BGe, BFmod, BRemainder,
+    BAdd,
+    BSub,
+    BRsub,
+    BMul,
+    BDiv,
+    BPower,
+    BMax,
+    BMin,
+    BEq,
+    BNe,
+    BLt,
+    BGt,
+    BLe,
+    BGe,
+    BFmod,
+    BRemainder,
 };
 // Init codes of the ops that are neither unary nor binary (they only name the init).
 enum SfpuInitCode : uint32_t { InitFill = 200, InitTypecast, InitWhere, InitReduce, InitTransposeDest, InitCopyDest };
@@ -41,7 +104,10 @@ enum SfpuInitCode : uint32_t { InitFill = 200, InitTypecast, InitWhere, InitRedu
 // it (the table's sfpu_init stays for kernels built against older headers). `code` names the op.
 ALWI void init(uint32_t code) { (void)code; }
 inline uint32_t f32_bits(float f) {
-    union { float f; uint32_t u; } v{f};
+    union {
+        float f;
+        uint32_t u;
+    } v{f};
     return v.u;
 }
 ALWI void unary(uint32_t op, uint32_t idst, uint32_t param = 0) { ZYX_EMU.sfpu_unary(op, idst, param); }
@@ -51,26 +117,33 @@ ALWI void binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst) {
 }  // namespace zyx_emu_c
 
 // An op without template parameters: name_tile_init(), name_tile(idst).
-#define ZYX_EMU_UNARY(name, OP)                                                        \
-    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); }                   \
+#define ZYX_EMU_UNARY(name, OP)                                      \
+    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); } \
     ALWI void name##_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::OP, idst); }
 // An op with one uint32_t parameter (f32 bits unless noted): name_tile(idst, param0).
-#define ZYX_EMU_UNARY_PARAM(name, OP)                                                  \
-    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); }                   \
+#define ZYX_EMU_UNARY_PARAM(name, OP)                                \
+    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); } \
     ALWI void name##_tile(uint32_t idst, uint32_t param0) { zyx_emu_c::unary(zyx_emu_c::OP, idst, param0); }
 // An op whose init and tile both take `template <bool fast_and_approx = DEFAULT>`.
-#define ZYX_EMU_UNARY_APPROX(name, OP, DEFAULT)                                        \
-    template <bool fast_and_approx = DEFAULT>                                          \
-    ALWI void name##_tile_init() { zyx_emu_c::init(zyx_emu_c::OP); }                   \
-    template <bool fast_and_approx = DEFAULT>                                          \
-    ALWI void name##_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::OP, idst); }
+#define ZYX_EMU_UNARY_APPROX(name, OP, DEFAULT) \
+    template <bool fast_and_approx = DEFAULT>   \
+    ALWI void name##_tile_init() {              \
+        zyx_emu_c::init(zyx_emu_c::OP);         \
+    }                                           \
+    template <bool fast_and_approx = DEFAULT>   \
+    ALWI void name##_tile(uint32_t idst) {      \
+        zyx_emu_c::unary(zyx_emu_c::OP, idst);  \
+    }
 
 // ---- exp (eltwise_unary/exp.h) ------------------------------------------------------------------
 // Whether the fast approximate exp clamps inputs below about -88.5 (ignored: libm exp).
 enum class InputClamping : uint8_t { ClampToNegative = 1, None = 0 };
 
-template <bool approx = false, uint32_t scale = 0x3F800000, InputClamping input_clamping = InputClamping::ClampToNegative>
-ALWI void exp_tile_init() { zyx_emu_c::init(zyx_emu_c::Exp); }
+template <bool approx = false, uint32_t scale = 0x3F800000,
+          InputClamping input_clamping = InputClamping::ClampToNegative>
+ALWI void exp_tile_init() {
+    zyx_emu_c::init(zyx_emu_c::Exp);
+}
 // exp(x), or exp(scale · x) with scale_en (only scale 1.0 is implemented). scale is bf16 bits.
 template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
           int iterations = 8>
@@ -88,7 +161,9 @@ ALWI void exp_tile(uint32_t idst, int vector_mode, uint16_t scale = 0x3F80) {
 
 // ---- recip (eltwise_unary/recip.h) -------------------------------------------------------------
 template <bool legacy_compat = RECIP_LEGACY_COMPAT>
-ALWI void recip_tile_init() { zyx_emu_c::init(zyx_emu_c::Recip); }
+ALWI void recip_tile_init() {
+    zyx_emu_c::init(zyx_emu_c::Recip);
+}
 template <bool legacy_compat = RECIP_LEGACY_COMPAT>
 ALWI void recip_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC) {
     (void)vector_mode;
@@ -96,22 +171,34 @@ ALWI void recip_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC) {
 }
 // Older form: vector_mode as an int.
 template <bool legacy_compat = RECIP_LEGACY_COMPAT>
-ALWI void recip_tile(uint32_t idst, int vector_mode) { recip_tile<legacy_compat>(idst, VectorMode(vector_mode)); }
+ALWI void recip_tile(uint32_t idst, int vector_mode) {
+    recip_tile<legacy_compat>(idst, VectorMode(vector_mode));
+}
 
 // ---- sqrt, rsqrt (eltwise_unary/sqrt.h, rsqrt.h) -------------------------------------------------
 ALWI void sqrt_tile_init() { zyx_emu_c::init(zyx_emu_c::Sqrt); }
 template <bool FAST_APPROX = false>
-ALWI void sqrt_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Sqrt, idst); }
+ALWI void sqrt_tile(uint32_t idst) {
+    zyx_emu_c::unary(zyx_emu_c::Sqrt, idst);
+}
 template <bool legacy_compat = false>
-ALWI void rsqrt_tile_init() { zyx_emu_c::init(zyx_emu_c::Rsqrt); }
+ALWI void rsqrt_tile_init() {
+    zyx_emu_c::init(zyx_emu_c::Rsqrt);
+}
 template <bool legacy_compat = false, bool FAST_APPROX = false, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
-ALWI void rsqrt_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Rsqrt, idst); }
+ALWI void rsqrt_tile(uint32_t idst) {
+    zyx_emu_c::unary(zyx_emu_c::Rsqrt, idst);
+}
 
 // ---- compute_kernel_api.h: sigmoid, log, tanh, silu, abs, sign, signbit, square, exp2, … --------
 template <bool fast_and_approx = false>
-ALWI void sigmoid_tile_init() { zyx_emu_c::init(zyx_emu_c::Sigmoid); }
+ALWI void sigmoid_tile_init() {
+    zyx_emu_c::init(zyx_emu_c::Sigmoid);
+}
 template <VectorMode vec_mode = VectorMode::RC, bool fast_and_approx = false>
-ALWI void sigmoid_tile(uint32_t idst) { zyx_emu_c::unary(zyx_emu_c::Sigmoid, idst); }
+ALWI void sigmoid_tile(uint32_t idst) {
+    zyx_emu_c::unary(zyx_emu_c::Sigmoid, idst);
+}
 ZYX_EMU_UNARY_APPROX(log, Log, false)
 ZYX_EMU_UNARY_APPROX(tanh, Tanh, false)
 ZYX_EMU_UNARY(silu, Silu)
@@ -203,24 +290,24 @@ ALWI void softplus_tile(uint32_t idst, uint32_t beta = 0x3F800000u, uint32_t bet
 #define ZYX_EMU_BINARY_INIT(name, OP) \
     ALWI void name##_tile_init() { zyx_emu_c::init(100 + zyx_emu_c::OP); }
 // add, sub, rsub: template <DstRoundingMode, bool is_fp32_dest_acc_en>.
-#define ZYX_EMU_BINARY_ROUNDED(name, OP)                                                                   \
-    ZYX_EMU_BINARY_INIT(name, OP)                                                                          \
+#define ZYX_EMU_BINARY_ROUNDED(name, OP)                                                                               \
+    ZYX_EMU_BINARY_INIT(name, OP)                                                                                      \
     template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE> \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                 \
-        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);                                              \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                             \
+        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);                                                          \
     }
 // mul, div, power: template <bool is_fp32_dest_acc_en>.
-#define ZYX_EMU_BINARY_ACC(name, OP)                                                                       \
-    ZYX_EMU_BINARY_INIT(name, OP)                                                                          \
-    template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>                                                   \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                 \
-        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);                                              \
+#define ZYX_EMU_BINARY_ACC(name, OP)                                       \
+    ZYX_EMU_BINARY_INIT(name, OP)                                          \
+    template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>                   \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) { \
+        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);              \
     }
 // comparisons: no template parameters; 1.0 where true, 0.0 where false.
-#define ZYX_EMU_BINARY_PLAIN(name, OP)                                                                     \
-    ZYX_EMU_BINARY_INIT(name, OP)                                                                          \
-    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                 \
-        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);                                              \
+#define ZYX_EMU_BINARY_PLAIN(name, OP)                                     \
+    ZYX_EMU_BINARY_INIT(name, OP)                                          \
+    ALWI void name##_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) { \
+        zyx_emu_c::binary(zyx_emu_c::OP, idst0, idst1, odst);              \
     }
 ZYX_EMU_BINARY_ROUNDED(add_binary, BAdd)
 ZYX_EMU_BINARY_ROUNDED(sub_binary, BSub)
@@ -257,9 +344,10 @@ ALWI void binary_min_tile(uint32_t idst0, uint32_t idst1, uint32_t odst, VectorM
 // The condition is nonzero when any of its bits is set (−0.0 selects idst1, as on silicon).
 template <DataFormat data_format>
 ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst) {
-    static_assert(data_format == DataFormat::Float32 || data_format == DataFormat::Float16_b ||
-                      data_format == DataFormat::Int32 || data_format == DataFormat::UInt32,
-                  "Unsupported data format for _calculate_where_(). Only Float32, Int32, UInt32, and Float16_b are allowed.");
+    static_assert(
+        data_format == DataFormat::Float32 || data_format == DataFormat::Float16_b ||
+            data_format == DataFormat::Int32 || data_format == DataFormat::UInt32,
+        "Unsupported data format for _calculate_where_(). Only Float32, Int32, UInt32, and Float16_b are allowed.");
     ZYX_EMU.sfpu_where(idst0, idst1, idst2, odst, uint32_t(data_format));
 }
 ALWI void where_tile_init() { zyx_emu_c::init(zyx_emu_c::InitWhere); }
@@ -295,10 +383,11 @@ constexpr bool sfpu_reduce_args_ok() {
 }  // namespace zyx_emu_c
 template <PoolType pool_type, DataFormat format, ReduceDim reduce_dim = ReduceDim::REDUCE_COL>
 ALWI void sfpu_reduce(uint32_t idst, uint32_t ct_dim = 1, uint32_t rt_dim = 1) {
-    static_assert(reduce_dim == ReduceDim::REDUCE_COL ||
-                      (reduce_dim == ReduceDim::REDUCE_ROW && (pool_type == PoolType::SUM || pool_type == PoolType::MAX)),
-                  "Only column reduction (REDUCE_COL) is supported for all pool types; row reduction (REDUCE_ROW) is only "
-                  "supported for SUM and MAX");
+    static_assert(
+        reduce_dim == ReduceDim::REDUCE_COL ||
+            (reduce_dim == ReduceDim::REDUCE_ROW && (pool_type == PoolType::SUM || pool_type == PoolType::MAX)),
+        "Only column reduction (REDUCE_COL) is supported for all pool types; row reduction (REDUCE_ROW) is only "
+        "supported for SUM and MAX");
     static_assert(zyx_emu_c::sfpu_reduce_args_ok<pool_type, format>());
     if (reduce_dim != ReduceDim::REDUCE_COL || ct_dim != 1 || rt_dim != 1) [[unlikely]]
         ZYX_EMU.kernel_fault("Unsupported: sfpu_reduce with REDUCE_ROW or a block of tiles (ct_dim, rt_dim != 1)");
@@ -342,24 +431,30 @@ ALWI void fill_tile(uint32_t idst, float param0) { ZYX_EMU.sfpu_fill(idst, zyx_e
 ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) { ZYX_EMU.sfpu_fill(idst, param0, true); }
 template <DataFormat DATA_FORMAT = DataFormat::Int32>
 ALWI void fill_tile_int(uint32_t idst, uint32_t param0) {
-    static_assert(DATA_FORMAT == DataFormat::Int32 || DATA_FORMAT == DataFormat::UInt32 ||
-                      DATA_FORMAT == DataFormat::UInt16,
-                  "Unsupported data format for fill_tile_int. Supported: Int32, UInt32, UInt16");
+    static_assert(
+        DATA_FORMAT == DataFormat::Int32 || DATA_FORMAT == DataFormat::UInt32 || DATA_FORMAT == DataFormat::UInt16,
+        "Unsupported data format for fill_tile_int. Supported: Int32, UInt32, UInt16");
     ZYX_EMU.sfpu_fill(idst, param0, false);
 }
 
 // ---- typecast (eltwise_unary/typecast.h): IN/OUT are tt::DataFormat codes ------------------------
 // The init's defaults accept the older typecast_tile_init() without arguments.
 template <uint32_t IN_DTYPE = 0, uint32_t OUT_DTYPE = 0>
-ALWI void typecast_tile_init() { zyx_emu_c::init(zyx_emu_c::InitTypecast); }
+ALWI void typecast_tile_init() {
+    zyx_emu_c::init(zyx_emu_c::InitTypecast);
+}
 template <uint32_t IN_DTYPE, uint32_t OUT_DTYPE, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
-ALWI void typecast_tile(uint32_t idst) { ZYX_EMU.sfpu_typecast(idst, IN_DTYPE, OUT_DTYPE); }
+ALWI void typecast_tile(uint32_t idst) {
+    ZYX_EMU.sfpu_typecast(idst, IN_DTYPE, OUT_DTYPE);
+}
 
 // ---- copy_dest_values (copy_dest_values.h): DST[idst_out] = DST[idst_in], bit for bit ------------
 // tt-metal's current form takes the data format; the older untyped copy_dest_values(idst0, idst1)
 // copied idst1 into idst0 (the other order), so it is deliberately not provided.
 ALWI void copy_dest_values_init() { zyx_emu_c::init(zyx_emu_c::InitCopyDest); }
 template <DataFormat DATA_FORMAT>
-ALWI void copy_dest_values(uint32_t idst_in, uint32_t idst_out) { ZYX_EMU.copy_dest(idst_in, idst_out); }
+ALWI void copy_dest_values(uint32_t idst_in, uint32_t idst_out) {
+    ZYX_EMU.copy_dest(idst_in, idst_out);
+}
 
 }  // namespace ckernel

@@ -70,8 +70,8 @@ inline uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
 inline uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end,
                                        uint32_t addr, uint8_t noc = noc_index) {
     (void)noc;
-    return (uint64_t(y_start) << 54) | (uint64_t(x_start) << 48) | (uint64_t(y_end) << 42) |
-           (uint64_t(x_end) << 36) | addr;
+    return (uint64_t(y_start) << 54) | (uint64_t(x_start) << 48) | (uint64_t(y_end) << 42) | (uint64_t(x_end) << 36) |
+        addr;
 }
 template <bool DRAM>
 inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset, uint8_t noc = noc_index) {
@@ -94,11 +94,20 @@ inline uint64_t interleaved_page_addr(bool dram, uint32_t base, uint32_t page_id
 }
 inline uint32_t tile_bytes_of(DataFormat f) {
     switch (f) {
-        case DataFormat::Float32: case DataFormat::Int32: case DataFormat::UInt32: case DataFormat::Tf32: return 4096;
-        case DataFormat::Float16: case DataFormat::Float16_b: case DataFormat::UInt16: return 2048;
-        case DataFormat::UInt8: case DataFormat::Int8: case DataFormat::Lf8: return 1024;
-        case DataFormat::Bfp4: case DataFormat::Bfp4_b: return 576;
-        case DataFormat::Bfp2: case DataFormat::Bfp2_b: return 320;
+        case DataFormat::Float32:
+        case DataFormat::Int32:
+        case DataFormat::UInt32:
+        case DataFormat::Tf32: return 4096;
+        case DataFormat::Float16:
+        case DataFormat::Float16_b:
+        case DataFormat::UInt16: return 2048;
+        case DataFormat::UInt8:
+        case DataFormat::Int8:
+        case DataFormat::Lf8: return 1024;
+        case DataFormat::Bfp4:
+        case DataFormat::Bfp4_b: return 576;
+        case DataFormat::Bfp2:
+        case DataFormat::Bfp2_b: return 320;
         default: return 1088;
     }
 }
@@ -144,7 +153,7 @@ struct InterleavedPow2AddrGenFast {
 
 // Generic page → NoC address for any address generator or TensorAccessor.
 template <typename AddrGen>
-    requires requires(const AddrGen& g) { g.get_noc_addr(0u, 0u, uint8_t(0)); }
+requires requires(const AddrGen& g) { g.get_noc_addr(0u, 0u, uint8_t(0)); }
 inline uint64_t get_noc_addr(uint32_t id, const AddrGen& s, uint32_t offset = 0, uint8_t noc = noc_index) {
     return s.get_noc_addr(id, offset, noc);
 }
@@ -228,11 +237,14 @@ enum ProgrammableCoreType { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2, DRAM = 3, 
 template <ProgrammableCoreType type = ProgrammableCoreType::TENSIX>
 inline uint32_t get_semaphore(uint32_t semaphore_id) {
     if constexpr (type != ProgrammableCoreType::TENSIX)
-        ZYX_EMU.kernel_fault("Unsupported: get_semaphore for a core type other than TENSIX (no Ethernet or DRAM cores)");
+        ZYX_EMU.kernel_fault(
+            "Unsupported: get_semaphore for a core type other than TENSIX (no Ethernet or DRAM cores)");
     return ZYX_EMU.get_semaphore(semaphore_id);
 }
 // Waits until *sem_addr == val (the fiber yields while it waits).
-inline void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) { ZYX_EMU.noc_semaphore_wait(sem_addr, val, false); }
+inline void noc_semaphore_wait(volatile uint32_t* sem_addr, uint32_t val) {
+    ZYX_EMU.noc_semaphore_wait(sem_addr, val, false);
+}
 // Waits until *sem_addr >= val.
 inline void noc_semaphore_wait_min(volatile uint32_t* sem_addr, uint32_t val) {
     ZYX_EMU.noc_semaphore_wait(sem_addr, val, true);
@@ -249,14 +261,13 @@ inline void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id = noc
 inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint8_t noc = noc_index) {
     ZYX_EMU.noc_write(src_local_l1_addr, dst_noc_addr, 4, noc);
 }
-inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
-                                        uint32_t num_dests, bool linked = false, uint8_t noc = noc_index) {
+inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t num_dests,
+                                        bool linked = false, uint8_t noc = noc_index) {
     (void)linked;
     ZYX_EMU.noc_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests, false, noc);
 }
 inline void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
-                                                     uint32_t num_dests, bool linked = false,
-                                                     uint8_t noc = noc_index) {
+                                                     uint32_t num_dests, bool linked = false, uint8_t noc = noc_index) {
     (void)linked;
     ZYX_EMU.noc_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests, true, noc);
 }

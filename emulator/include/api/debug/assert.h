@@ -16,7 +16,9 @@ namespace zyx_emu_detail {
 // debug_assert_type_t code, which carries no text.
 inline const char* assert_note(const char* message) { return message; }
 template <typename T>
-inline const char* assert_note(T) { return nullptr; }
+inline const char* assert_note(T) {
+    return nullptr;
+}
 
 inline char* assert_append(char* p, char* end, const char* s) {
     while (*s && p < end) *p++ = *s++;
@@ -31,8 +33,8 @@ inline char* assert_append(char* p, char* end, const char* s) {
 // Builds "ASSERT(cond) failed at line N[ of file][: message]" and reports it (never returns:
 // the emulator abandons the kernel). `file` is left out when it is the kernel source itself.
 [[noreturn]] __attribute__((noinline, cold)) inline void assert_failed(const char* condition, const char* file,
-                                                                      const char* kernel_file, uint32_t line,
-                                                                      const char* message = nullptr) {
+                                                                       const char* kernel_file, uint32_t line,
+                                                                       const char* message = nullptr) {
     char buf[640];
     char *p = buf, *end = buf + sizeof buf - 1;
     p = assert_append(p, end, "ASSERT(");
@@ -40,7 +42,8 @@ inline char* assert_append(char* p, char* end, const char* s) {
     p = assert_append(p, end, ") failed at line ");
     char digits[12];
     int n = 0;
-    do digits[n++] = char('0' + line % 10); while ((line /= 10) != 0);
+    do digits[n++] = char('0' + line % 10);
+    while ((line /= 10) != 0);
     while (n > 0 && p < end) *p++ = digits[--n];
     if (__builtin_strcmp(file, kernel_file) != 0) {
         const char* base = file;
@@ -59,9 +62,9 @@ inline char* assert_append(char* p, char* end, const char* s) {
 }
 }  // namespace zyx_emu_detail
 
-#define ASSERT(condition, ...)                                                                          \
-    do {                                                                                                \
-        if (!(condition)) [[unlikely]]                                                                  \
-            ::zyx_emu_detail::assert_failed(#condition, __FILE__, ZYX_EMU_KERNEL_FILE, __LINE__               \
-                                                __VA_OPT__(, ::zyx_emu_detail::assert_note(__VA_ARGS__))); \
+#define ASSERT(condition, ...)                                                                                  \
+    do {                                                                                                        \
+        if (!(condition)) [[unlikely]]                                                                          \
+            ::zyx_emu_detail::assert_failed(#condition, __FILE__, ZYX_EMU_KERNEL_FILE,                          \
+                                            __LINE__ __VA_OPT__(, ::zyx_emu_detail::assert_note(__VA_ARGS__))); \
     } while (0)

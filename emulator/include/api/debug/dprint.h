@@ -63,45 +63,122 @@ inline void dp(uint32_t kind, uint64_t v) { ZYX_EMU.dprint(kind, v); }
 }  // namespace zyx_emu_detail
 
 using zyx_emu_detail::DebugPrinter;
-inline DebugPrinter operator<<(DebugPrinter p, const char* s) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_STR, uint64_t(uintptr_t(s))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, char c) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_CHAR, uint64_t(uint8_t(c))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, bool v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v ? 1 : 0); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, signed char v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, short v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, int v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, long v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, long long v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, unsigned char v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, unsigned short v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, unsigned v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, unsigned long v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, unsigned long long v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v); return p; }
+inline DebugPrinter operator<<(DebugPrinter p, const char* s) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_STR, uint64_t(uintptr_t(s)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, char c) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_CHAR, uint64_t(uint8_t(c)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, bool v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v ? 1 : 0);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, signed char v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, short v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, int v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, long v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, long long v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_I64, uint64_t(int64_t(v)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, unsigned char v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, unsigned short v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, unsigned v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, unsigned long v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, unsigned long long v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v);
+    return p;
+}
 inline DebugPrinter operator<<(DebugPrinter p, float v) {
-    union { float f; uint32_t u; } b{v};
+    union {
+        float f;
+        uint32_t u;
+    } b{v};
     zyx_emu_detail::dp(ZYX_EMU_DPRINT_F32, b.u);
     return p;
 }
 inline DebugPrinter operator<<(DebugPrinter p, double v) {
-    union { double d; uint64_t u; } b{v};
+    union {
+        double d;
+        uint64_t u;
+    } b{v};
     zyx_emu_detail::dp(ZYX_EMU_DPRINT_F64, b.u);
     return p;
 }
-inline DebugPrinter operator<<(DebugPrinter p, BF16 v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_BF16, v.val); return p; }
+inline DebugPrinter operator<<(DebugPrinter p, BF16 v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_BF16, v.val);
+    return p;
+}
 inline DebugPrinter operator<<(DebugPrinter p, F32 v) { return p << v.val; }
-inline DebugPrinter operator<<(DebugPrinter p, U32 v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v.val); return p; }
+inline DebugPrinter operator<<(DebugPrinter p, U32 v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, v.val);
+    return p;
+}
 // Any pointer but a C string prints as its address, a number (tt-metal prints it as a uint32_t).
 // (Compiler builtins rather than <type_traits>: every kernel includes this header.)
 template <typename T>
-    requires(!__is_same(T, char) && !__is_same(T, const char))
-inline DebugPrinter operator<<(DebugPrinter p, T* v) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, uint64_t(uintptr_t(v))); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, ENDL) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_ENDL, 0); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, HEX) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_HEX, 0); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, OCT) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_OCT, 0); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, DEC) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_DEC, 0); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, FIXED) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_FIXED, 0); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, DEFAULTFLOAT) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_DEFAULTFLOAT, 0); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, SETW s) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_SETW, uint64_t(s.w)); return p; }
-inline DebugPrinter operator<<(DebugPrinter p, SETPRECISION s) { zyx_emu_detail::dp(ZYX_EMU_DPRINT_SETPRECISION, uint64_t(s.p)); return p; }
+requires(!__is_same(T, char) && !__is_same(T, const char)) inline DebugPrinter operator<<(DebugPrinter p, T* v) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_U64, uint64_t(uintptr_t(v)));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, ENDL) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_ENDL, 0);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, HEX) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_HEX, 0);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, OCT) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_OCT, 0);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, DEC) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_DEC, 0);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, FIXED) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_FIXED, 0);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, DEFAULTFLOAT) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_DEFAULTFLOAT, 0);
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, SETW s) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_SETW, uint64_t(s.w));
+    return p;
+}
+inline DebugPrinter operator<<(DebugPrinter p, SETPRECISION s) {
+    zyx_emu_detail::dp(ZYX_EMU_DPRINT_SETPRECISION, uint64_t(s.p));
+    return p;
+}
 
 // ---- tile slices (tt-metal api/debug/dprint_tile.h; SliceRange: hostdevcommon/dprint_common.h) --
 // A numpy-style slice [h0:h1:hs, w0:w1:ws] of a 32x32 tile.
@@ -139,8 +216,18 @@ struct TileSlice {
     TileSlice(uint8_t cb, int tile_idx, const SliceRange& r, dprint_tslice_cb_t cb_type,
               dprint_tslice_ptr_t ptr_type = TSLICE_RD_PTR, bool endl_rows = true, bool print_untilized = true)
 #endif
-        : d{cb, tile_idx, r.h0, r.h1, r.hs, r.w0, r.w1, r.ws, uint32_t(MAX_BYTES),
-            uint8_t(ptr_type == TSLICE_RD_PTR ? 0 : 1), endl_rows, print_untilized} {
+        : d{cb,
+            tile_idx,
+            r.h0,
+            r.h1,
+            r.hs,
+            r.w0,
+            r.w1,
+            r.ws,
+            uint32_t(MAX_BYTES),
+            uint8_t(ptr_type == TSLICE_RD_PTR ? 0 : 1),
+            endl_rows,
+            print_untilized} {
         (void)cb_type;
     }
 #else
@@ -175,11 +262,17 @@ inline zyx_emu_dprint_arg fmt_arg(unsigned v) { return {ZYX_EMU_DPRINT_U64, v}; 
 inline zyx_emu_dprint_arg fmt_arg(unsigned long v) { return {ZYX_EMU_DPRINT_U64, v}; }
 inline zyx_emu_dprint_arg fmt_arg(unsigned long long v) { return {ZYX_EMU_DPRINT_U64, v}; }
 inline zyx_emu_dprint_arg fmt_arg(float v) {
-    union { float f; uint32_t u; } b{v};
+    union {
+        float f;
+        uint32_t u;
+    } b{v};
     return {ZYX_EMU_DPRINT_F32, b.u};
 }
 inline zyx_emu_dprint_arg fmt_arg(double v) {
-    union { double d; uint64_t u; } b{v};
+    union {
+        double d;
+        uint64_t u;
+    } b{v};
     return {ZYX_EMU_DPRINT_F64, b.u};
 }
 inline zyx_emu_dprint_arg fmt_arg(bf16_t v) { return {ZYX_EMU_DPRINT_BF16, v.val}; }
@@ -187,8 +280,7 @@ inline zyx_emu_dprint_arg fmt_arg(const char* s) { return {ZYX_EMU_DPRINT_STR, u
 inline zyx_emu_dprint_arg fmt_arg(ct_string s) { return fmt_arg(s.ptr); }
 // Enums print as their underlying integer.
 template <typename E>
-    requires __is_enum(E)
-inline zyx_emu_dprint_arg fmt_arg(E e) { return fmt_arg(__underlying_type(E)(e)); }
+requires __is_enum(E) inline zyx_emu_dprint_arg fmt_arg(E e) { return fmt_arg(__underlying_type(E)(e)); }
 
 template <typename... A>
 inline void device_print(const char* format, const A&... a) {
@@ -208,7 +300,10 @@ FmtCount<sizeof...(A)> fmt_count(const A&...);
 constexpr bool fmt_valid(const char* s) {
     for (; *s; ++s) {
         if (*s == '{') {
-            if (s[1] == '{') { ++s; continue; }
+            if (s[1] == '{') {
+                ++s;
+                continue;
+            }
             if (s[1] != '}' && s[1] != ':' && !(s[1] >= '0' && s[1] <= '9')) return false;
             while (*s && *s != '}') ++s;
             if (!*s) return false;
@@ -223,8 +318,14 @@ constexpr bool fmt_valid(const char* s) {
 constexpr uint32_t fmt_fields(const char* s, bool* indexed, bool* plain, uint32_t* max_index) {
     uint32_t n = 0;
     for (; *s; ++s) {
-        if (*s == '{' && s[1] == '{') { ++s; continue; }
-        if (*s == '}' && s[1] == '}') { ++s; continue; }
+        if (*s == '{' && s[1] == '{') {
+            ++s;
+            continue;
+        }
+        if (*s == '}' && s[1] == '}') {
+            ++s;
+            continue;
+        }
         if (*s != '{') continue;
         ++n;
         if (s[1] >= '0' && s[1] <= '9') {
@@ -254,27 +355,32 @@ constexpr bool fmt_args_match(const char* s, uint32_t nargs) {
 }
 }  // namespace zyx_emu_detail
 
-#define DEVICE_PRINT(format, ...)                                                                            \
-    do {                                                                                                     \
-        static_assert(::zyx_emu_detail::fmt_valid(format),                                                   \
-                      "Invalid format string: unescaped '{' must be followed by '{', '}', or a digit");      \
-        static_assert(!::zyx_emu_detail::fmt_mixed(format),                                                  \
-                      "Cannot mix indexed ({0}) and non-indexed ({}) placeholders in the same format string"); \
-        static_assert(::zyx_emu_detail::fmt_args_match(                                                      \
-                          format, decltype(::zyx_emu_detail::fmt_count(__VA_ARGS__))::value),              \
-                      "Number of {} placeholders must match number of arguments (or an index exceeds them)"); \
-        ::zyx_emu_detail::device_print(format, ##__VA_ARGS__);                                               \
+#define DEVICE_PRINT(format, ...)                                                                                \
+    do {                                                                                                         \
+        static_assert(::zyx_emu_detail::fmt_valid(format),                                                       \
+                      "Invalid format string: unescaped '{' must be followed by '{', '}', or a digit");          \
+        static_assert(!::zyx_emu_detail::fmt_mixed(format),                                                      \
+                      "Cannot mix indexed ({0}) and non-indexed ({}) placeholders in the same format string");   \
+        static_assert(                                                                                           \
+            ::zyx_emu_detail::fmt_args_match(format, decltype(::zyx_emu_detail::fmt_count(__VA_ARGS__))::value), \
+            "Number of {} placeholders must match number of arguments (or an index exceeds them)");              \
+        ::zyx_emu_detail::device_print(format, ##__VA_ARGS__);                                                   \
     } while (0)
 #define DPRINT(format, ...) DEVICE_PRINT(format, ##__VA_ARGS__)
-#define ZYX_EMU_DEVICE_PRINT_IF(ROLE, format, ...) \
-    do { if (ZYX_EMU.role() == (ROLE)) DEVICE_PRINT(format, ##__VA_ARGS__); } while (0)
+#define ZYX_EMU_DEVICE_PRINT_IF(ROLE, format, ...)                         \
+    do {                                                                   \
+        if (ZYX_EMU.role() == (ROLE)) DEVICE_PRINT(format, ##__VA_ARGS__); \
+    } while (0)
 #define DEVICE_PRINT_DATA0(format, ...) ZYX_EMU_DEVICE_PRINT_IF(ZYX_EMU_ROLE_BRISC, format, ##__VA_ARGS__)
 #define DEVICE_PRINT_DATA1(format, ...) ZYX_EMU_DEVICE_PRINT_IF(ZYX_EMU_ROLE_NCRISC, format, ##__VA_ARGS__)
 #define DEVICE_PRINT_UNPACK(format, ...) ZYX_EMU_DEVICE_PRINT_IF(ZYX_EMU_ROLE_UNPACK, format, ##__VA_ARGS__)
 #define DEVICE_PRINT_MATH(format, ...) ZYX_EMU_DEVICE_PRINT_IF(ZYX_EMU_ROLE_MATH, format, ##__VA_ARGS__)
 #define DEVICE_PRINT_PACK(format, ...) ZYX_EMU_DEVICE_PRINT_IF(ZYX_EMU_ROLE_PACK, format, ##__VA_ARGS__)
 
-#define ZYX_EMU_DPRINT_IF(ROLE, x) do { if (ZYX_EMU.role() == (ROLE)) { x; } } while (0)
+#define ZYX_EMU_DPRINT_IF(ROLE, x)           \
+    do {                                     \
+        if (ZYX_EMU.role() == (ROLE)) { x; } \
+    } while (0)
 #define DPRINT_DATA0(x) ZYX_EMU_DPRINT_IF(ZYX_EMU_ROLE_BRISC, x)
 #define DPRINT_DATA1(x) ZYX_EMU_DPRINT_IF(ZYX_EMU_ROLE_NCRISC, x)
 #define DPRINT_UNPACK(x) ZYX_EMU_DPRINT_IF(ZYX_EMU_ROLE_UNPACK, x)

@@ -60,8 +60,10 @@ struct TensorAccessorArgs {
         static_assert(CRTA_OFFSET == tensor_accessor::UNKNOWN, "Do not pass crta_offset when CRTA_OFFSET is known");
     }
     constexpr uint32_t crta_offset() const {
-        if constexpr (CRTA_OFFSET != tensor_accessor::UNKNOWN) return uint32_t(CRTA_OFFSET);
-        else return crta_offset_rt_;
+        if constexpr (CRTA_OFFSET != tensor_accessor::UNKNOWN)
+            return uint32_t(CRTA_OFFSET);
+        else
+            return crta_offset_rt_;
     }
     static constexpr uint32_t get_aligned_page_size() { return aligned_page_size; }
     static constexpr uint32_t num_compile_time_args() { return 2; }
@@ -80,13 +82,15 @@ struct TensorAccessor {
     TensorAccessor(const Args&, uint32_t base, uint32_t page = Args::aligned_page_size)
         : bank_base_address(base), page_size(page) {}
     uint32_t get_aligned_page_size() const {
-        return zyx_emu_detail::align_up(page_size, Args::is_dram ? ZYX_EMU.device_info()->dram_alignment : L1_ALIGNMENT);
+        return zyx_emu_detail::align_up(page_size,
+                                        Args::is_dram ? ZYX_EMU.device_info()->dram_alignment : L1_ALIGNMENT);
     }
     uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index) const {
         if (Args::is_sharded) ZYX_EMU.kernel_fault("Unsupported: sharded TensorAccessor");
         if (!Args::is_dram)
-            return zyx_emu_detail::l1_interleaved_page_addr(bank_base_address, page_id, get_aligned_page_size(), offset, noc);
-        return zyx_emu_detail::interleaved_page_addr(Args::is_dram, bank_base_address, page_id,
-                                                     get_aligned_page_size(), offset, noc);
+            return zyx_emu_detail::l1_interleaved_page_addr(bank_base_address, page_id, get_aligned_page_size(), offset,
+                                                            noc);
+        return zyx_emu_detail::interleaved_page_addr(Args::is_dram, bank_base_address, page_id, get_aligned_page_size(),
+                                                     offset, noc);
     }
 };

@@ -59,8 +59,15 @@ struct Val {
 class ExprCompiler {
 public:
     ExprCompiler(const Plan& p, std::ostringstream& os, std::string ind, InitTracker& inits, Slots& slots, int level)
-        : p_(p), k_(p.kernel), os_(os), ind_(std::move(ind)), inits_(inits), slots_(slots), level_(level),
-          remaining_(k_.nodes.size(), 0), need_(k_.nodes.size(), 0) {}
+        : p_(p),
+          k_(p.kernel),
+          os_(os),
+          ind_(std::move(ind)),
+          inits_(inits),
+          slots_(slots),
+          level_(level),
+          remaining_(k_.nodes.size(), 0),
+          need_(k_.nodes.size(), 0) {}
 
     // Counts the uses of everything `roots` reach (stopping at nodes already given a slot).
     void count_uses(const std::vector<int>& roots) {
@@ -109,9 +116,10 @@ public:
             emit_copy(os_, ind_, inits_, x.slot, out);
             // x / c by a power of two c is x · (1/c), exactly (div_unary_tile multiplies by its
             // parameter: tt-metal's hosts pass the reciprocal).
-            const char* fn = n.op == Op::add ? "add_unary_tile"
-                             : n.op == Op::mul || n.op == Op::div ? "mul_unary_tile"
-                             : c == 1 ? "sub_unary_tile" : "rsub_unary_tile";
+            const char* fn = n.op == Op::add         ? "add_unary_tile"
+                : n.op == Op::mul || n.op == Op::div ? "mul_unary_tile"
+                : c == 1                             ? "sub_unary_tile"
+                                                     : "rsub_unary_tile";
             emit_init(os_, ind_, inits_, "binop_with_scalar_tile_init();");
             os_ << ind_ << fn << "(" << out << ", ";
             if (cn.op == Op::scalar) {
@@ -141,7 +149,8 @@ public:
             uint32_t scratch[2] = {0, 0};
             uint32_t ns = op_scratch(k_, i);
             for (uint32_t s = 0; s < ns; ++s) scratch[s] = slots_.alloc();
-            emit_op(os_, ind_, inits_, k_, i, a, arity > 1 ? ops[1].slot : 0, arity > 2 ? ops[2].slot : 0, out, scratch);
+            emit_op(os_, ind_, inits_, k_, i, a, arity > 1 ? ops[1].slot : 0, arity > 2 ? ops[2].slot : 0, out,
+                    scratch);
             for (uint32_t s = 0; s < ns; ++s) slots_.free(scratch[s]);
             for (int j = 0; j < arity; ++j) slots_.drop(ops[j].slot, out);
         }
@@ -179,9 +188,12 @@ private:
         if (need_[size_t(i)]) return need_[size_t(i)];
         const Node& n = k_.nodes[size_t(i)];
         int r = 1;
-        if (live_.count(i) || kernel::op_is_reduce(n.op)) r = 1;
-        else if (int c = scalar_operand(n); c >= 0) r = need(n.src[1 - c]);
-        else if (kernel::op_arity(n.op) == 1) r = need(n.src[0]);
+        if (live_.count(i) || kernel::op_is_reduce(n.op))
+            r = 1;
+        else if (int c = scalar_operand(n); c >= 0)
+            r = need(n.src[1 - c]);
+        else if (kernel::op_arity(n.op) == 1)
+            r = need(n.src[0]);
         else if (kernel::op_arity(n.op) >= 2) {
             int a = need(n.src[0]), b = need(n.src[1]);
             r = a == b ? a + 1 : std::max(a, b);
@@ -202,7 +214,8 @@ private:
                 emit_init(os_, ind_, inits_, "fill_tile_init();");
                 os_ << ind_ << "fill_tile_bitcast(" << slot << ", scalar" << n.arg << ");\n";
                 return;
-            case Op::load: case Op::index: {
+            case Op::load:
+            case Op::index: {
                 int st = -1;
                 for (size_t s = 0; s < p_.streams.size(); ++s) {
                     const Stream& x = p_.streams[s];
@@ -210,8 +223,9 @@ private:
                     if (match && x.level == level_) st = int(s);
                 }
                 if (st < 0)
-                    throw Error(ErrorStatus::Internal, "tt codegen: no level-" + std::to_string(level_) + " stream for node %" +
-                                                           std::to_string(i));
+                    throw Error(
+                        ErrorStatus::Internal,
+                        "tt codegen: no level-" + std::to_string(level_) + " stream for node %" + std::to_string(i));
                 const Stream& x = p_.streams[size_t(st)];
                 emit_copy_tile(os_, ind_, inits_, x.cb, slot);
                 if (x.read == Read::transposed) {
@@ -354,17 +368,22 @@ std::string compute_source(const Plan& p) {
             continue;
         }
         if (dtype_is_int(t)) {  // the value as an f32 (exact: the launch checks it is below 2^22)
-            std::string w = dtype_is_signed_int(t) ? "int" + std::to_string(8 * dtype_size(t)) + "_t(" + arg + ")" : arg;
+            std::string w =
+                dtype_is_signed_int(t) ? "int" + std::to_string(8 * dtype_size(t)) + "_t(" + arg + ")" : arg;
             os << I1 << "const float scalar" << s << "f = float(" << w << ");\n"
                << I1 << "uint32_t scalar" << s << ";  // f32 bits\n"
                << I1 << "__builtin_memcpy(&scalar" << s << ", &scalar" << s << "f, 4);\n";
             continue;
         }
         os << I1 << "const uint32_t scalar" << s << " = ";
-        if (t == DType::f32) os << arg;
-        else if (t == DType::bf16) os << "(" << arg << " << 16)";
-        else if (t == DType::bool_) os << "(" << arg << " ? 0x3f800000u : 0u)";
-        else throw Error(ErrorStatus::Internal, "tt codegen: scalar of dtype " + std::string(dtype_name(t)));
+        if (t == DType::f32)
+            os << arg;
+        else if (t == DType::bf16)
+            os << "(" << arg << " << 16)";
+        else if (t == DType::bool_)
+            os << "(" << arg << " ? 0x3f800000u : 0u)";
+        else
+            throw Error(ErrorStatus::Internal, "tt codegen: scalar of dtype " + std::string(dtype_name(t)));
         os << ";  // f32 bits\n";
     }
     const Stream* first = p.streams.empty() ? nullptr : &p.streams[0];
@@ -391,8 +410,7 @@ std::string compute_source(const Plan& p) {
         // f32 operands as sums of parts the FPU reads exactly (plan.hpp, split_f32), the products
         // that matter, small ones first.
         std::vector<std::pair<uint32_t, uint32_t>> products;
-        if (p.split_f32)
-            products = {{a.lo_cb, b.lo_cb}, {a.lo_cb, b.cb}, {a.cb, b.lo2_cb}, {a.cb, b.lo_cb}};
+        if (p.split_f32) products = {{a.lo_cb, b.lo_cb}, {a.lo_cb, b.cb}, {a.cb, b.lo2_cb}, {a.cb, b.lo_cb}};
         products.push_back({a.cb, b.cb});
         os << I2 << "for (uint32_t kt = 0; kt < " << p.steps << "; ++kt) {\n";
         std::vector<uint32_t> cbs = {a.cb, b.cb};

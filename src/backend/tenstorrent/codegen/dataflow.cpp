@@ -52,9 +52,7 @@ std::string var(char letter, int64_t n) {
 std::string ivar(int axis) { return var('i', axis); }
 
 // Datum type of a CB format.
-const char* datum(protocol::DataFormat f) {
-    return tile_size_bytes(f) == 4096 ? "uint32_t" : "uint16_t";
-}
+const char* datum(protocol::DataFormat f) { return tile_size_bytes(f) == 4096 ? "uint32_t" : "uint16_t"; }
 
 // The element of the input buffer the tile origin of a strided stream reads (index vars i<d>).
 std::string origin_offset(const Stream& s) {
@@ -213,13 +211,18 @@ private:
     // The tile of stream `s` at the current loop position, pushed to its CB.
     void stream(const Stream& s, const std::string& ind) {
         const std::string I = ind + "    ";
-        os_ << ind << "{  // " << (s.input >= 0 ? "input " + std::to_string(s.input) : "index of axis " + std::to_string(s.index_axis))
+        os_ << ind << "{  // "
+            << (s.input >= 0 ? "input " + std::to_string(s.input) : "index of axis " + std::to_string(s.index_axis))
             << ", " << read_name(s.read) << "\n"
             << I << "cb_reserve_back(" << s.cb << ", 1);\n"
             << I << "const uint32_t l1 = get_write_ptr(" << s.cb << ");\n";
         const char* T = datum(s.format);
         switch (s.read) {
-            case Read::tile: case Read::transposed: case Read::bcast_row: case Read::bcast_col: case Read::bcast_scalar: {
+            case Read::tile:
+            case Read::transposed:
+            case Read::bcast_row:
+            case Read::bcast_col:
+            case Read::bcast_scalar: {
                 const kernel::Input& in = k_.inputs[size_t(s.input)];
                 os_ << I << "const int64_t e0 = " << origin_offset(s) << ";\n";
                 emit_tile_of(os_, I, in, "e0");
@@ -283,17 +286,14 @@ private:
             << I << "            if (x & 0x007fffffu) hi[j] = 0x7fc00000u;\n"
             << I << "            lo[j] = 0;\n";
         if (b) os_ << I << "            lo2[j] = 0;\n";
-        os_ << I << "            continue;\n"
-            << I << "        }\n"
-            << I << "        hi[j] = top(x);\n";
+        os_ << I << "            continue;\n" << I << "        }\n" << I << "        hi[j] = top(x);\n";
         if (b)
             os_ << I << "        const uint32_t r = sub(x, hi[j]);\n"
                 << I << "        lo[j] = top(r);\n"
                 << I << "        lo2[j] = sub(r, lo[j]);\n";
         else
             os_ << I << "        lo[j] = sub(x, hi[j]);\n";
-        os_ << I << "    }\n"
-            << I << "}\n";
+        os_ << I << "    }\n" << I << "}\n";
         if (b) os_ << I << "cb_push_back(" << s.lo2_cb << ", 1);\n";
         os_ << I << "cb_push_back(" << s.lo_cb << ", 1);\n";
     }
@@ -345,9 +345,7 @@ private:
             << I3 << "if (fc < " << cd.size << ") {\n";
         emit_unravel(os_, I4, k_, cd, "fc", "c");
         emit_view(os_, I4, v, vars);
-        os_ << I4 << "if (!ok) {\n"
-            << I4 << "    v = " << T << "(" << pad << "u);\n"
-            << I4 << "} else {\n";
+        os_ << I4 << "if (!ok) {\n" << I4 << "    v = " << T << "(" << pad << "u);\n" << I4 << "} else {\n";
         std::string I5 = I4 + "    ";
         emit_tile_of(os_, I5, in, "e");
         os_ << I5 << "const uint32_t slot = tile % " << kGatherCacheTiles << ";\n"
@@ -430,7 +428,8 @@ std::string writer_source(const Plan& p) {
        << "void kernel_main() {\n";
     emit_work_split(os, "    ", p.out_tiles);
     os << "    constexpr auto args = TensorAccessorArgs<0>();\n"
-       << "    const auto out = TensorAccessor(args, get_arg_val<uint32_t>(2), " << tile_size_bytes(p.out_format) << ");\n";
+       << "    const auto out = TensorAccessor(args, get_arg_val<uint32_t>(2), " << tile_size_bytes(p.out_format)
+       << ");\n";
     if (round_bf16)
         os << "    cb_reserve_back(" << p.out_staging_cb << ", 1);  // the staging page, used as scratch\n"
            << "    uint16_t* staged = reinterpret_cast<uint16_t*>(get_write_ptr(" << p.out_staging_cb << "));\n";

@@ -29,9 +29,7 @@ uint32_t f32_bits_of(DType t, uint64_t bits) {
     return u;
 }
 
-bool tile_dtype_ok(DType t) {
-    return t == DType::f32 || t == DType::bf16 || t == DType::bool_ || dtype_is_int(t);
-}
+bool tile_dtype_ok(DType t) { return t == DType::f32 || t == DType::bf16 || t == DType::bool_ || dtype_is_int(t); }
 
 namespace {
 
@@ -75,7 +73,8 @@ void emit_copy(std::ostringstream& os, const std::string& ind, InitTracker& t, u
     os << ind << "copy_dest_values<DataFormat::Float32>(" << src << ", " << dst << ");\n";
 }
 
-void emit_unary(std::ostringstream& os, const std::string& ind, InitTracker& t, const std::string& name, uint32_t slot) {
+void emit_unary(std::ostringstream& os, const std::string& ind, InitTracker& t, const std::string& name,
+                uint32_t slot) {
     emit_init(os, ind, t, name + "_tile_init();");
     os << ind << name << "_tile(" << slot << ");\n";
 }
@@ -97,19 +96,39 @@ bool tile_op_ok(const Kernel& k, int i, std::string* why) {
     const bool f = dtype_is_float(n.dtype), b = n.dtype == DType::bool_, in = dtype_is_int(n.dtype);
     const bool w = words(n.dtype);
     switch (n.op) {
-        case Op::load: case Op::constant: case Op::index: return true;
+        case Op::load:
+        case Op::constant:
+        case Op::index: return true;
         case Op::scalar:
             if (dtype_size(n.dtype) > 4) return no(why, "a 64-bit launch scalar (runtime args are 32-bit words)");
             return true;
-        case Op::neg: case Op::abs:
+        case Op::neg:
+        case Op::abs:
             if (dtype_is_unsigned_int(n.dtype)) return no(why, "unsigned wrap-around");
             return true;
-        case Op::exp: case Op::exp2: case Op::log: case Op::log2: case Op::sqrt: case Op::rsqrt: case Op::recip:
-        case Op::sin: case Op::cos: case Op::tanh: case Op::sigmoid: case Op::erf:
-            return f;
-        case Op::relu: case Op::floor: case Op::ceil: case Op::round: case Op::sign: case Op::logical_not: return true;
+        case Op::exp:
+        case Op::exp2:
+        case Op::log:
+        case Op::log2:
+        case Op::sqrt:
+        case Op::rsqrt:
+        case Op::recip:
+        case Op::sin:
+        case Op::cos:
+        case Op::tanh:
+        case Op::sigmoid:
+        case Op::erf: return f;
+        case Op::relu:
+        case Op::floor:
+        case Op::ceil:
+        case Op::round:
+        case Op::sign:
+        case Op::logical_not: return true;
         case Op::bit_not: return b || w ? true : no(why, "bit operations on integers other than i32");
-        case Op::add: case Op::mul: case Op::max: case Op::min: return true;
+        case Op::add:
+        case Op::mul:
+        case Op::max:
+        case Op::min: return true;
         case Op::sub:
             if (dtype_is_unsigned_int(n.dtype)) return no(why, "unsigned wrap-around");
             return true;
@@ -122,19 +141,29 @@ bool tile_op_ok(const Kernel& k, int i, std::string* why) {
         case Op::mod:
             if (!f && !w) return no(why, "integer remainder other than i32");
             return true;
-        case Op::cmp_lt: case Op::cmp_le: case Op::cmp_gt: case Op::cmp_ge: case Op::cmp_eq: case Op::cmp_ne:
-        case Op::logical_and: case Op::logical_or: case Op::logical_xor:
-            return true;
-        case Op::bit_and: case Op::bit_or: case Op::bit_xor:
-            return b || w ? true : no(why, "bit operations on integers other than i32");
-        case Op::shl: case Op::shr: return w ? true : no(why, "shifts of integers other than i32");
+        case Op::cmp_lt:
+        case Op::cmp_le:
+        case Op::cmp_gt:
+        case Op::cmp_ge:
+        case Op::cmp_eq:
+        case Op::cmp_ne:
+        case Op::logical_and:
+        case Op::logical_or:
+        case Op::logical_xor: return true;
+        case Op::bit_and:
+        case Op::bit_or:
+        case Op::bit_xor: return b || w ? true : no(why, "bit operations on integers other than i32");
+        case Op::shl:
+        case Op::shr: return w ? true : no(why, "shifts of integers other than i32");
         case Op::where: return true;
         case Op::cast: {
             DType from = src_t(0);
             if (dtype_is_int(from) && dtype_is_int(n.dtype) && dtype_size(n.dtype) < dtype_size(from))
                 return no(why, "a narrowing integer cast");
             if (dtype_is_float(from) && in && !w && !only_feeds_output(k, i))
-                return no(why, "a float → integer cast whose result the kernel computes on (only a cast stored as the output converts)");
+                return no(
+                    why,
+                    "a float → integer cast whose result the kernel computes on (only a cast stored as the output converts)");
             return true;
         }
         case Op::bitcast: {
@@ -157,10 +186,14 @@ bool tile_op_ok(const Kernel& k, int i, std::string* why) {
                 }
             }
             if (k.nodes[size_t(r)].op != Op::load || !same_size || !only_feeds_output(k, top))
-                return no(why, "bitcast of a computed value or into a value computed on (DST holds values, not stored bits)");
+                return no(
+                    why, "bitcast of a computed value or into a value computed on (DST holds values, not stored bits)");
             return true;
         }
-        case Op::reduce_sum: case Op::reduce_max: case Op::reduce_min: case Op::reduce_prod: return true;
+        case Op::reduce_sum:
+        case Op::reduce_max:
+        case Op::reduce_min:
+        case Op::reduce_prod: return true;
     }
     return no(why, "unknown op");
 }
@@ -200,16 +233,17 @@ uint32_t combine_scratch(Op reduce, DType t) {
 void emit_combine(std::ostringstream& os, const std::string& ind, InitTracker& t, Op reduce, DType dt, uint32_t acc,
                   uint32_t v, const uint32_t* s) {
     if (words(dt)) {
-        const char* name = reduce == Op::reduce_sum    ? "add_int"
-                           : reduce == Op::reduce_prod ? "mul_int"
-                           : reduce == Op::reduce_max  ? "binary_max_int32"
-                                                       : "binary_min_int32";
+        const char* name = reduce == Op::reduce_sum ? "add_int"
+            : reduce == Op::reduce_prod             ? "mul_int"
+            : reduce == Op::reduce_max              ? "binary_max_int32"
+                                                    : "binary_min_int32";
         return emit_int(os, ind, t, name, acc, v, acc);
     }
     switch (reduce) {
         case Op::reduce_sum: return emit_binary(os, ind, t, "add_binary", acc, v, acc);
         case Op::reduce_prod: return emit_binary(os, ind, t, "mul_binary", acc, v, acc);
-        case Op::reduce_max: case Op::reduce_min: {
+        case Op::reduce_max:
+        case Op::reduce_min: {
             bool is_max = reduce == Op::reduce_max;
             if (!dtype_is_float(dt)) return emit_binary(os, ind, t, is_max ? "binary_max" : "binary_min", acc, v, acc);
             return max_min_nan(os, ind, t, is_max, acc, v, acc, s[0], s[1]);
@@ -224,14 +258,25 @@ uint32_t op_scratch(const Kernel& k, int i) {
     const bool f = dtype_is_float(n.dtype);
     if (words(n.dtype)) {
         switch (n.op) {
-            case Op::neg: case Op::relu: case Op::bit_not: case Op::shr: return 1;
-            case Op::abs: case Op::sign: case Op::div: case Op::mod: case Op::pow: return 2;
+            case Op::neg:
+            case Op::relu:
+            case Op::bit_not:
+            case Op::shr: return 1;
+            case Op::abs:
+            case Op::sign:
+            case Op::div:
+            case Op::mod:
+            case Op::pow: return 2;
             default: return 0;
         }
     }
     switch (n.op) {
-        case Op::log2: case Op::logical_and: case Op::logical_or: case Op::logical_xor: return 1;
-        case Op::max: case Op::min: return f ? 2 : 0;
+        case Op::log2:
+        case Op::logical_and:
+        case Op::logical_or:
+        case Op::logical_xor: return 1;
+        case Op::max:
+        case Op::min: return f ? 2 : 0;
         case Op::cast: {
             DType from = k.nodes[size_t(n.src[0])].dtype;
             if (n.dtype == DType::bf16 && from != DType::bool_ && !only_feeds_output(k, i)) return 2;
@@ -255,13 +300,14 @@ namespace {
 void emit_int(std::ostringstream& os, const std::string& ind, InitTracker& t, const std::string& name, uint32_t a,
               uint32_t b, uint32_t out) {
     const bool typed = name.find("int32") == std::string::npos && name.find("uint32") == std::string::npos;
-    std::string init = name.rfind("bitwise_", 0) == 0 ? "binary_bitwise_tile_init()"
-                       : name.rfind("binary_", 0) == 0 && name.find("shift") != std::string::npos ? "binary_shift_tile_init()"
-                       : name == "mul_int" || name == "lt_int" || name == "gt_int" || name == "le_int" || name == "ge_int"
-                           ? name + "_tile_init<DataFormat::Int32>()"
-                           : name + "_tile_init()";
+    std::string init = name.rfind("bitwise_", 0) == 0                              ? "binary_bitwise_tile_init()"
+        : name.rfind("binary_", 0) == 0 && name.find("shift") != std::string::npos ? "binary_shift_tile_init()"
+        : name == "mul_int" || name == "lt_int" || name == "gt_int" || name == "le_int" || name == "ge_int"
+        ? name + "_tile_init<DataFormat::Int32>()"
+        : name + "_tile_init()";
     emit_init(os, ind, t, init + ";");
-    os << ind << name << "_tile" << (typed ? "<DataFormat::Int32>" : "") << "(" << a << ", " << b << ", " << out << ");\n";
+    os << ind << name << "_tile" << (typed ? "<DataFormat::Int32>" : "") << "(" << a << ", " << b << ", " << out
+       << ");\n";
 }
 
 // Node i, of an i32 dtype, on Int32 words (operands a, b; result out; scratch s as op_scratch).
@@ -299,15 +345,9 @@ void emit_words_op(std::ostringstream& os, const std::string& ind, InitTracker& 
         case Op::mod:  // the sign of a (C's %)
             emit_int(os, ind, t, "fmod_int32", a, b, out);
             return zero_where_b_is_zero();
-        case Op::neg:
-            fill(s[0], 0);
-            return emit_int(os, ind, t, "sub_int", s[0], a, out);
-        case Op::bit_not:
-            fill(s[0], 0xffffffffu);
-            return emit_int(os, ind, t, "bitwise_xor_binary", a, s[0], out);
-        case Op::relu:
-            fill(s[0], 0);
-            return emit_int(os, ind, t, "binary_max_int32", a, s[0], out);
+        case Op::neg: fill(s[0], 0); return emit_int(os, ind, t, "sub_int", s[0], a, out);
+        case Op::bit_not: fill(s[0], 0xffffffffu); return emit_int(os, ind, t, "bitwise_xor_binary", a, s[0], out);
+        case Op::relu: fill(s[0], 0); return emit_int(os, ind, t, "binary_max_int32", a, s[0], out);
         case Op::abs:  // a < 0 ? 0 - a : a
             fill(s[0], 0);
             emit_int(os, ind, t, "sub_int", s[0], a, s[1]);
@@ -320,7 +360,9 @@ void emit_words_op(std::ostringstream& os, const std::string& ind, InitTracker& 
             emit_int(os, ind, t, "gt_int", a, s[0], s[1]);
             emit_int(os, ind, t, "lt_int", a, s[0], s[0]);
             return emit_int(os, ind, t, "sub_int", s[1], s[0], out);
-        case Op::floor: case Op::ceil: case Op::round: return emit_copy(os, ind, t, a, out);
+        case Op::floor:
+        case Op::ceil:
+        case Op::round: return emit_copy(os, ind, t, a, out);
         case Op::pow: {  // a constant exponent e in [0, 64): square and multiply, unrolled
             const int e = small_exponent(k, n.src[1]);
             fill(s[0], 1);
@@ -340,7 +382,7 @@ void emit_words_op(std::ostringstream& os, const std::string& ind, InitTracker& 
             emit_copy(os, ind, t, a, out);
             if (words(from)) return;
             if (dtype_is_float(from)) emit_unary(os, ind, t, "trunc", out);  // then nearest = the truncation
-            return emit_typecast(os, ind, t, true, out);  // saturates, NaN → 0, as the IR's cast
+            return emit_typecast(os, ind, t, true, out);                     // saturates, NaN → 0, as the IR's cast
         }
         case Op::bitcast: return emit_copy(os, ind, t, a, out);
         default: break;
@@ -408,7 +450,8 @@ void emit_op(std::ostringstream& os, const std::string& ind, InitTracker& t, con
         case Op::log: return unary("log");
         case Op::log2:  // ln(x) · (1 / ln 2)
             unary("log");
-            emit_fill(os, ind, t, s[0], f32_bits_of(DType::f32, kernel::bits_from_double(DType::f32, 1.0 / std::log(2.0))));
+            emit_fill(os, ind, t, s[0],
+                      f32_bits_of(DType::f32, kernel::bits_from_double(DType::f32, 1.0 / std::log(2.0))));
             emit_binary(os, ind, t, "mul_binary", out, s[0], out);
             return;
         case Op::sqrt: return unary("sqrt");
@@ -434,13 +477,15 @@ void emit_op(std::ostringstream& os, const std::string& ind, InitTracker& t, con
             os << ind << "round_tile(" << out << ", 0);\n";
             return;
         case Op::sign: return n.dtype == DType::bool_ ? emit_copy(os, ind, t, a, out) : unary("sign");
-        case Op::logical_not: case Op::bit_not: return unary("logical_not_unary");
+        case Op::logical_not:
+        case Op::bit_not: return unary("logical_not_unary");
         case Op::add: return binary("add_binary");
         case Op::sub: return binary("sub_binary");
         case Op::mul: return binary("mul_binary");
         case Op::div: return binary("div_binary");
         case Op::pow: return binary("power_binary");
-        case Op::max: case Op::min:
+        case Op::max:
+        case Op::min:
             if (!f) return binary(n.op == Op::max ? "binary_max" : "binary_min");
             return max_min_nan(os, ind, t, n.op == Op::max, a, b, out, s[0], s[1]);
         case Op::mod: return binary("fmod_binary");  // C fmod: the sign of a
@@ -483,7 +528,8 @@ void emit_op(std::ostringstream& os, const std::string& ind, InitTracker& t, con
                 emit_copy(os, ind, t, s[1], s[0]);
                 emit_unary(os, ind, t, "isnan", s[0]);
                 emit_init(os, ind, t, "where_tile_init();");
-                os << ind << "where_tile<DataFormat::Float32>(" << s[0] << ", " << a << ", " << s[1] << ", " << out << ");\n";
+                os << ind << "where_tile<DataFormat::Float32>(" << s[0] << ", " << a << ", " << s[1] << ", " << out
+                   << ");\n";
                 return;
             }
             if (dtype_is_float(from) && dtype_is_int(to)) return unary("trunc");  // the packer's typecast converts
@@ -492,8 +538,9 @@ void emit_op(std::ostringstream& os, const std::string& ind, InitTracker& t, con
         case Op::bitcast: return emit_copy(os, ind, t, a, out);  // the load's bits, packed as they are
         default: break;
     }
-    throw Error(ErrorStatus::Internal, "tt codegen: no tile form for " + std::string(kernel::op_name(n.op)) + "." +
-                                           std::string(dtype_name(n.dtype)));
+    throw Error(
+        ErrorStatus::Internal,
+        "tt codegen: no tile form for " + std::string(kernel::op_name(n.op)) + "." + std::string(dtype_name(n.dtype)));
 }
 
 }  // namespace zyx::tt::codegen

@@ -64,9 +64,10 @@ void emit_copy(std::ostringstream& os, const std::string& ind, InitTracker& init
 // → 0) or Int32 words → f32 (nearest even).
 void emit_typecast(std::ostringstream& os, const std::string& ind, InitTracker& inits, bool to_words, uint32_t slot);
 // `name`_tile(slot) with its init (isnan, trunc, …).
-void emit_unary(std::ostringstream& os, const std::string& ind, InitTracker& inits, const std::string& name, uint32_t slot);
-void emit_binary(std::ostringstream& os, const std::string& ind, InitTracker& inits, const std::string& name, uint32_t a,
-                 uint32_t b, uint32_t out);
+void emit_unary(std::ostringstream& os, const std::string& ind, InitTracker& inits, const std::string& name,
+                uint32_t slot);
+void emit_binary(std::ostringstream& os, const std::string& ind, InitTracker& inits, const std::string& name,
+                 uint32_t a, uint32_t b, uint32_t out);
 // acc = combine(acc, v) for a reduce op (add, mul, and max / min keeping NaN as the IR does);
 // `scratch` holds combine_scratch(op, t) free slots.
 void emit_combine(std::ostringstream& os, const std::string& ind, InitTracker& inits, kernel::Op reduce, DType t,

@@ -111,11 +111,16 @@ void classify(const Kernel& k, const kernel::Input& in, const View& v, const Til
     };
     char wr = walk(ra), wc = walk(ca);
     bool row0 = o.r % kT == 0, col0 = o.c % kT == 0;
-    if ((wr == 'r' || wr == '1') && (wc == 'c' || wc == '1') && row0 && col0) s.read = Read::tile;
-    else if (wr == 'c' && wc == 'r' && row0 && col0) s.read = Read::transposed;
-    else if ((wr == '0' || wr == '1') && (wc == 'c' || (wc == '1' && col0)) && col0) s.read = Read::bcast_row;
-    else if ((wc == '0' || wc == '1') && (wr == 'r' || (wr == '1' && row0)) && row0) s.read = Read::bcast_col;
-    else if ((wr == '0' || wr == '1') && (wc == '0' || wc == '1')) s.read = Read::bcast_scalar;
+    if ((wr == 'r' || wr == '1') && (wc == 'c' || wc == '1') && row0 && col0)
+        s.read = Read::tile;
+    else if (wr == 'c' && wc == 'r' && row0 && col0)
+        s.read = Read::transposed;
+    else if ((wr == '0' || wr == '1') && (wc == 'c' || (wc == '1' && col0)) && col0)
+        s.read = Read::bcast_row;
+    else if ((wc == '0' || wc == '1') && (wr == 'r' || (wr == '1' && row0)) && row0)
+        s.read = Read::bcast_col;
+    else if ((wr == '0' || wr == '1') && (wc == '0' || wc == '1'))
+        s.read = Read::bcast_scalar;
 }
 
 // The view of input `in` over the full index space of `k` (a global-rank view gets zero strides
@@ -159,11 +164,11 @@ bool check_nodes(const Kernel& k, const std::vector<bool>& needed, std::string* 
         if (!tile_op_ok(k, int(i), &reason)) return fail(why, what + ": " + reason);
         if (!dtype_is_int(n.dtype)) continue;
         if (words(n.dtype)) {  // exact as words; a bound only where a cast to f32 integers will need one
-            bound[i] = n.op == Op::constant ? std::fabs(kernel::double_from_bits(n.dtype, n.value))
-                       : n.op == Op::index  ? double(std::max<int64_t>(k.shape[n.arg], 1) - 1)
-                       : n.op == Op::cast && dtype_is_int(src(0).dtype) ? b(0)
-                       : n.op == Op::cast && src(0).dtype == DType::bool_ ? 1
-                                                                          : INFINITY;
+            bound[i] = n.op == Op::constant                      ? std::fabs(kernel::double_from_bits(n.dtype, n.value))
+                : n.op == Op::index                              ? double(std::max<int64_t>(k.shape[n.arg], 1) - 1)
+                : n.op == Op::cast && dtype_is_int(src(0).dtype) ? b(0)
+                : n.op == Op::cast && src(0).dtype == DType::bool_ ? 1
+                                                                   : INFINITY;
             continue;
         }
         switch (n.op) {
@@ -183,28 +188,38 @@ bool check_nodes(const Kernel& k, const std::vector<bool>& needed, std::string* 
                     bool converts = (u.op == Op::cast && !dtype_is_int(u.dtype)) || u.op == Op::bitcast;
                     for (int s = 0; s < kernel::op_arity(u.op); ++s)
                         if (u.src[s] == int(i) && !converts)
-                            return fail(why, what + ": an integer input is only converted on the tile engine (" +
-                                                 std::string(kernel::op_name(u.op)) + " reads it)");
+                            return fail(why,
+                                        what + ": an integer input is only converted on the tile engine (" +
+                                            std::string(kernel::op_name(u.op)) + " reads it)");
                 }
                 bound[i] = 0;  // checked above: only casts to floats read it
                 break;
             }
             case Op::bitcast: bound[i] = 0; break;  // stored bits, only stored (tile_op_ok)
-            case Op::cast:  // bool → 0 / 1; float → int only feeds the output (tile_op_ok)
+            case Op::cast:                          // bool → 0 / 1; float → int only feeds the output (tile_op_ok)
                 bound[i] = dtype_is_int(src(0).dtype) ? b(0) : src(0).dtype == DType::bool_ ? 1 : 0;
                 break;
-            case Op::neg: case Op::abs: case Op::relu: case Op::sign: bound[i] = n.op == Op::sign ? 1 : b(0); break;
-            case Op::floor: case Op::ceil: case Op::round: bound[i] = b(0); break;
-            case Op::add: case Op::sub: bound[i] = b(0) + b(1); break;
+            case Op::neg:
+            case Op::abs:
+            case Op::relu:
+            case Op::sign: bound[i] = n.op == Op::sign ? 1 : b(0); break;
+            case Op::floor:
+            case Op::ceil:
+            case Op::round: bound[i] = b(0); break;
+            case Op::add:
+            case Op::sub: bound[i] = b(0) + b(1); break;
             case Op::mul: bound[i] = b(0) * b(1); break;
-            case Op::max: case Op::min: bound[i] = std::max(b(0), b(1)); break;
+            case Op::max:
+            case Op::min: bound[i] = std::max(b(0), b(1)); break;
             case Op::where: bound[i] = std::max(b(1), b(2)); break;
             case Op::reduce_sum: bound[i] = b(0) * double(std::max<int64_t>(1, k.reduce_numel())); break;
             case Op::reduce_prod: bound[i] = b(0) <= 1 ? b(0) : INFINITY; break;
-            case Op::reduce_max: case Op::reduce_min: bound[i] = b(0); break;
+            case Op::reduce_max:
+            case Op::reduce_min: bound[i] = b(0); break;
             default: break;
         }
-        if ((n.op == Op::cast && !dtype_is_int(src(0).dtype)) || n.op == Op::bitcast) continue;  // stored, not computed on
+        if ((n.op == Op::cast && !dtype_is_int(src(0).dtype)) || n.op == Op::bitcast)
+            continue;  // stored, not computed on
         if (!(bound[i] < kExactInt))
             return fail(why, what + ": integer values may reach 2^24 (computed in f32 on the tile engine)");
     }
@@ -228,8 +243,10 @@ bool sum_of_zero_padding(const Plan& p) {
         const Stream& s = p.streams[size_t(si)];
         const kernel::Storage& st = k.inputs[size_t(s.input)].storage;
         if (s.read != Read::tile || !st.zero_padding) return false;
-        if (p.reduce_cols && p.dims[int(Dim::red_cols)].size % kT && p.dims[int(Dim::red_cols)].size != st.cols) return false;
-        if (p.reduce_rows && p.dims[int(Dim::red_rows)].size % kT && p.dims[int(Dim::red_rows)].size != st.rows) return false;
+        if (p.reduce_cols && p.dims[int(Dim::red_cols)].size % kT && p.dims[int(Dim::red_cols)].size != st.cols)
+            return false;
+        if (p.reduce_rows && p.dims[int(Dim::red_rows)].size % kT && p.dims[int(Dim::red_rows)].size != st.rows)
+            return false;
     }
     return true;
 }
@@ -251,8 +268,9 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
     for (size_t i = 0; i < k.inputs.size(); ++i) {
         const kernel::Input& x = k.inputs[i];
         if (!x.storage.tiled || !tile_format(x.dtype))
-            return fail(why, "input " + std::to_string(i) + " is a " + std::string(dtype_name(x.dtype)) +
-                                 " buffer stored row-major"),
+            return fail(why,
+                        "input " + std::to_string(i) + " is a " + std::string(dtype_name(x.dtype)) +
+                            " buffer stored row-major"),
                    std::nullopt;
     }
     const std::vector<bool> needed = kernel::needed_nodes(k);
@@ -402,8 +420,10 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
         p.matmul_a = mm_stream(mm_a, Dim::out_rows, Dim::k);
         p.matmul_b = mm_stream(mm_b, Dim::k, Dim::out_cols);
         // B read transposed (x @ w.T): matmul_tiles transposes it; A must be a plain tile.
-        if (p.streams[size_t(p.matmul_b)].read == Read::transposed) p.transpose_b = true;
-        else if (p.streams[size_t(p.matmul_b)].read != Read::tile) p.streams[size_t(p.matmul_b)].read = Read::gather;
+        if (p.streams[size_t(p.matmul_b)].read == Read::transposed)
+            p.transpose_b = true;
+        else if (p.streams[size_t(p.matmul_b)].read != Read::tile)
+            p.streams[size_t(p.matmul_b)].read = Read::gather;
         if (p.streams[size_t(p.matmul_a)].read != Read::tile) p.streams[size_t(p.matmul_a)].read = Read::gather;
         if (p.streams[size_t(p.matmul_a)].format != p.streams[size_t(p.matmul_b)].format)
             return fail(why, "matmul operands of different tile formats"), std::nullopt;
@@ -416,7 +436,8 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
             const kernel::Storage& st = k.inputs[size_t(s.input)].storage;
             const int64_t K = p.dims[int(Dim::k)].size;
             const bool k_in_cols = (s.cols == Dim::k) != (s.read == Read::transposed);
-            const bool padding_is_zero = s.read != Read::gather && st.zero_padding && K == (k_in_cols ? st.cols : st.rows);
+            const bool padding_is_zero =
+                s.read != Read::gather && st.zero_padding && K == (k_in_cols ? st.cols : st.rows);
             s.zero_k_padding = K % kT != 0 && s.read != Read::gather && !padding_is_zero;
         }
     }
@@ -426,7 +447,8 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
             const Node& n = k.nodes[i];
             if (!needed[i] || !(scope[i] & (level ? 2 : 1))) continue;
             if (p.skeleton == Skeleton::matmul && level == 1) continue;  // the A and B streams
-            if (n.op == Op::load && std::find(seen_inputs.begin(), seen_inputs.end(), int(n.arg)) == seen_inputs.end()) {
+            if (n.op == Op::load &&
+                std::find(seen_inputs.begin(), seen_inputs.end(), int(n.arg)) == seen_inputs.end()) {
                 seen_inputs.push_back(int(n.arg));
                 add_stream(int(n.arg), -1, level);
             }
@@ -455,8 +477,9 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
         p.streams[size_t(p.matmul_b)].lo2_cb = cb++;
         l1 += 6ull * tile_size_bytes(protocol::DataFormat::Float32);
     }
-    if (p.skeleton == Skeleton::reduce && ((p.reduce_rows && p.dims[int(Dim::red_rows)].size % kT) ||
-                                           (p.reduce_cols && p.dims[int(Dim::red_cols)].size % kT)) &&
+    if (p.skeleton == Skeleton::reduce &&
+        ((p.reduce_rows && p.dims[int(Dim::red_rows)].size % kT) ||
+         (p.reduce_cols && p.dims[int(Dim::red_cols)].size % kT)) &&
         !sum_of_zero_padding(p)) {
         p.mask_cb = cb++;
         l1 += 2ull * tile_size_bytes(protocol::DataFormat::Float16_b);
@@ -471,10 +494,13 @@ std::optional<Plan> make_plan(const Kernel& in, const Target& target, std::strin
         l1 += tile_size_bytes(p.out_format);
     }
     if (cb > target.num_cbs)
-        return fail(why, std::to_string(cb) + " circular buffers (the device has " + std::to_string(target.num_cbs) + ")"),
+        return fail(why,
+                    std::to_string(cb) + " circular buffers (the device has " + std::to_string(target.num_cbs) + ")"),
                std::nullopt;
     if (l1 > target.l1_bytes)
-        return fail(why, std::to_string(l1) + " bytes of circular buffers (L1 holds " + std::to_string(target.l1_bytes) + ")"),
+        return fail(why,
+                    std::to_string(l1) + " bytes of circular buffers (L1 holds " + std::to_string(target.l1_bytes) +
+                        ")"),
                std::nullopt;
 
     p.out_tiles = uint64_t(p.dims[int(Dim::out_rows)].tiles * p.dims[int(Dim::out_cols)].tiles);

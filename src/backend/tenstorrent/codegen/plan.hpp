@@ -74,9 +74,9 @@ const char* read_name(Read r);
 
 // One input as a skeleton reads it.
 struct Stream {
-    int input = -1;        // kernel input, or -1 for an index stream
-    int index_axis = -1;   // index stream: the axis
-    int level = 0;         // 0: once per output tile; 1: once per reduce step / K tile
+    int input = -1;       // kernel input, or -1 for an index stream
+    int index_axis = -1;  // index stream: the axis
+    int level = 0;        // 0: once per output tile; 1: once per reduce step / K tile
     Dim rows = Dim::out_rows, cols = Dim::out_cols;
     Read read = Read::gather;
     // tile / transposed / bcast_*: the view is one strided layer; the element of the tile origin
@@ -85,8 +85,8 @@ struct Stream {
     std::vector<int64_t> strides;
     uint32_t cb = 0;
     protocol::DataFormat format = protocol::DataFormat::Float32;  // its CB's format
-    uint32_t scratch_cb = 0;   // gather: CB used as the source-tile cache
-    bool zero_k_padding = false;  // matmul: zero the K padding of the last K tile
+    uint32_t scratch_cb = 0;                                      // gather: CB used as the source-tile cache
+    bool zero_k_padding = false;                                  // matmul: zero the K padding of the last K tile
     uint32_t lo_cb = UINT32_MAX;   // matmul of f32 (Plan::split_f32): the next part of the tiles
     uint32_t lo2_cb = UINT32_MAX;  // … and for B the last one
 };
@@ -107,7 +107,7 @@ struct Plan {
     std::vector<int> red_outer;  // reduce skeleton: reduce axes walked step by step
     // reduce skeleton: the in-tile reduction (rows: along red_rows, cols: along red_cols)
     bool reduce_rows = false, reduce_cols = false;
-    std::vector<int> reduce_nodes;  // the kernel's reduce nodes, accumulated side by side
+    std::vector<int> reduce_nodes;     // the kernel's reduce nodes, accumulated side by side
     int matmul_a = -1, matmul_b = -1;  // matmul: streams of the two operands
     bool transpose_b = false;          // matmul: B is read transposed (matmul_tiles transpose=1)
     // matmul of f32 operands: the FPU reads A (SrcB) with 10 mantissa bits and B (SrcA) with 9,

@@ -3,6 +3,4 @@
 #include "api/compute/compute_kernel_api.h"
 #include "api/debug/dprint.h"
 
-void kernel_main() {
-    DPRINT_MATH(DPRINT << "Hello, host, I am running a void compute kernel." << ENDL());
-}
+void kernel_main() { DPRINT_MATH(DPRINT << "Hello, host, I am running a void compute kernel." << ENDL()); }

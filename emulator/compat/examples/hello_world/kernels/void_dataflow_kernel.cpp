@@ -5,6 +5,6 @@
 
 void kernel_main() {
     uint32_t greeting = get_arg_val<uint32_t>(0);
-    DPRINT << "Hello, host, I am running a void data movement kernel on Data Movement core "
-           << (noc_index == 0 ? 0 : 1) << ". My runtime arg is " << greeting << "." << ENDL();
+    DPRINT << "Hello, host, I am running a void data movement kernel on Data Movement core " << (noc_index == 0 ? 0 : 1)
+           << ". My runtime arg is " << greeting << "." << ENDL();
 }

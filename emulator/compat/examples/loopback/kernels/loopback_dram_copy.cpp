@@ -17,7 +17,7 @@ void kernel_main() {
 
     for (uint32_t i = 0; i < n_tiles; ++i) {
         noc_async_read_page(i, src, l1_buffer_addr);
-        noc_async_read_barrier();   // DRAM → L1 done
+        noc_async_read_barrier();  // DRAM → L1 done
         noc_async_write_page(i, dst, l1_buffer_addr);
         noc_async_write_barrier();  // L1 → DRAM done before the next read overwrites L1
     }
