@@ -57,24 +57,22 @@ std::string literal(DType t, uint64_t bits) {
     if (dtype_is_float(t)) {
         double v = kernel::double_from_bits(t, bits);
         if (t == DType::f64) {
-            std::snprintf(buf, sizeof buf,
-                          "__builtin_bit_cast(double, 0x%016llxull /* %.17g */)",  // allow-print: formats into a buffer
-                          (unsigned long long)bits, v);
+            constexpr char kF64[] = "__builtin_bit_cast(double, 0x%016llxull /* %.17g */)";
+            std::snprintf(buf, sizeof buf, kF64, (unsigned long long)bits, v);  // allow-print: formats into buf
             return buf;
         }
         float carrier = t == DType::f16 ? f16_to_f32(uint16_t(bits))
             : t == DType::bf16          ? bf16_to_f32(uint16_t(bits))
                                         : f32_from_bits(uint32_t(bits));
-        std::snprintf(buf, sizeof buf,
-                      "__builtin_bit_cast(float, 0x%08xu /* %.9g */)",  // allow-print: formats into a buffer
-                      f32_bits(carrier), v);
+        constexpr char kF32[] = "__builtin_bit_cast(float, 0x%08xu /* %.9g */)";
+        std::snprintf(buf, sizeof buf, kF32, f32_bits(carrier), v);  // allow-print: formats into buf
         return buf;
     }
     if (t == DType::bool_) return (bits & 0xff) ? "true" : "false";
     size_t n = dtype_size(t);
     uint64_t masked = n == 8 ? bits : bits & ((uint64_t(1) << (8 * n)) - 1);
-    std::snprintf(buf, sizeof buf, "((%s)0x%llxull)", ctype(t).c_str(),
-                  (unsigned long long)masked);  // allow-print: formats into a buffer
+    const unsigned long long m = masked;
+    std::snprintf(buf, sizeof buf, "((%s)0x%llxull)", ctype(t).c_str(), m);  // allow-print: formats into buf
     return buf;
 }
 
