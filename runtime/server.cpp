@@ -8,6 +8,7 @@
 
 #include "core/log.hpp"
 #include "jit/jit.hpp"
+#include "seed_dialect.hpp"
 
 namespace zyx::tt::runtime {
 
@@ -93,11 +94,10 @@ FramedRequest framing_error(const Error& e, std::optional<uint64_t> seq) {
 
 }  // namespace
 
-FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
-    std::string line;
+std::optional<FramedRequest> read_request_line(InputStream& in, std::string& line, int raw_timeout_ms) {
     for (;;) {
         auto st = in.read_line(line, protocol::kMaxLineBytes);
-        if (st == InputStream::LineStatus::eof) return {};
+        if (st == InputStream::LineStatus::eof) return FramedRequest{};
         if (st == InputStream::LineStatus::too_long) {
             uint64_t n = in.discard_until_idle(raw_timeout_ms);
             return framing_error(Error(ErrorStatus::Protocol,
@@ -105,8 +105,17 @@ FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
                                            " bytes; skipped" + idle_note(n, raw_timeout_ms)),
                                  std::nullopt);
         }
-        if (!line.empty()) break;  // blank lines are allowed between requests
+        if (!line.empty()) return std::nullopt;  // blank lines are allowed between requests
     }
+}
+
+FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
+    std::string line;
+    if (auto f = read_request_line(in, line, raw_timeout_ms)) return std::move(*f);
+    return frame_request(in, line, raw_timeout_ms);
+}
+
+FramedRequest frame_request(InputStream& in, const std::string& line, int raw_timeout_ms) {
     json j;
     try {
         j = protocol::parse_request_json(line);
@@ -146,7 +155,17 @@ FramedRequest read_request(InputStream& in, int raw_timeout_ms) {
 int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeout_ms, bool once) {
     InputStream in(in_fd);
     for (bool first = true; !(once && !first); first = false) {
-        FramedRequest f = read_request(in, raw_timeout_ms);
+        FramedRequest f;
+        std::string line;
+        if (!first) {
+            f = read_request(in, raw_timeout_ms);
+        } else if (auto early = read_request_line(in, line, raw_timeout_ms)) {
+            f = std::move(*early);
+        } else if (seed::is_init(line)) {  // the seed's dialect (docs/protocol.md "The seed dialect")
+            return seed::serve_unavailable(in, out_fd, reason, raw_timeout_ms, line, once);
+        } else {
+            f = frame_request(in, line, raw_timeout_ms);
+        }
         if (f.kind == FramedRequest::Kind::end_of_input) return 0;  // as a working runtime (docs/protocol.md §1)
         bool exit_cmd = f.kind == FramedRequest::Kind::request && f.request.cmd == Command::exit;
         std::optional<uint64_t> seq = f.kind == FramedRequest::Kind::request ? f.request.seq : f.seq;
@@ -159,8 +178,18 @@ int serve_unavailable(int in_fd, int out_fd, const Error& reason, int raw_timeou
 
 int Server::serve(int in_fd, int out_fd) {
     InputStream in(in_fd);
-    while (!exiting_) {
-        FramedRequest f = read_request(in, options_.raw_timeout_ms);
+    for (bool first = true; !exiting_; first = false) {
+        FramedRequest f;
+        std::string line;
+        if (!first) {
+            f = read_request(in, options_.raw_timeout_ms);
+        } else if (auto early = read_request_line(in, line, options_.raw_timeout_ms)) {
+            f = std::move(*early);
+        } else if (seed::is_init(line)) {  // the seed's dialect (docs/protocol.md "The seed dialect")
+            return seed::serve(target_, options_, in, out_fd, line);
+        } else {
+            f = frame_request(in, line, options_.raw_timeout_ms);
+        }
         if (f.kind == FramedRequest::Kind::end_of_input) {
             ZYX_LOG(runtime) << "end of input; exiting";
             return 0;

@@ -38,6 +38,10 @@ struct FramedRequest {
     std::optional<uint64_t> seq;  // kind == error: the request's seq, when it could be read
 };
 FramedRequest read_request(InputStream& in, int raw_timeout_ms);
+// read_request in two steps: the next non-empty line (nullopt), or the end of input / a line too
+// long (the FramedRequest to answer); then the framing of that line.
+std::optional<FramedRequest> read_request_line(InputStream& in, std::string& line, int raw_timeout_ms);
+FramedRequest frame_request(InputStream& in, const std::string& line, int raw_timeout_ms);
 
 // Serves a runtime whose target failed to start: every request (framed by read_request) is
 // answered with `reason`, except exit. With `once`, only the first request is answered, then it
