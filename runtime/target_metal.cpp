@@ -1,7 +1,9 @@
 // Target "metal": a real Tenstorrent chip through tt-metal's mesh API (a 1×1 unit mesh).
 //
-// UNTESTED WITHOUT HARDWARE: this file is compiled only when CMake finds TT-Metalium, and no
-// machine zyx is developed on has either. It is written against the pinned tt-metal release
+// UNTESTED ON HARDWARE: no machine zyx is developed on has a chip or tt-metal. Without
+// TT-Metalium this file is built against the emulator's tt-metal compat layer (emulator/compat,
+// which follows the pinned release) and the runtime tests run through it (tests/runtime,
+// ZYX_TEST_RUNTIME_TARGET=metal). It is written against the pinned tt-metal release
 // (ZYX_TT_METAL_PINNED_VERSION in metal_rules.hpp, runtime/README.md) and its public headers
 // tt_metal/api/tt-metalium/{mesh_device,mesh_buffer,mesh_command_queue,distributed,host_api,
 // allocator}.hpp: MeshDevice, MeshBuffer, MeshWorkload, CreateKernelFromString, SetRuntimeArgs,
@@ -143,7 +145,10 @@ public:
         }
         programs_.clear();
         buffers_.clear();
-        if (mesh_) mesh_->close();
+        // close() finishes the queue and may throw (tt-metal's TT_FATAL); a destructor must not.
+        try {
+            if (mesh_) mesh_->close();
+        } catch (const std::exception&) {}
     }
 
     std::string name() const override { return "metal"; }

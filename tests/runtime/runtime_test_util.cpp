@@ -16,6 +16,16 @@ std::filesystem::path runtime_path() {
     return find_runtime_executable();
 }
 
+std::string runtime_target() {
+    const char* t = std::getenv("ZYX_TEST_RUNTIME_TARGET");
+    std::string target = t && *t ? t : "emulator";
+    if (target != "emulator" && target != "metal") {
+        ADD_FAILURE() << "ZYX_TEST_RUNTIME_TARGET is '" << target << "'; expected 'emulator' or 'metal'";
+        return "emulator";
+    }
+    return target;
+}
+
 std::filesystem::path temp_dir(const std::string& tag) {
     auto p = std::filesystem::temp_directory_path() / ("zyx-rt-" + tag + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(p);
@@ -29,6 +39,7 @@ OpenOptions open_options(const std::string& tag) {
     c.request_timeout_ms = 10000;
     c.compile_timeout_ms = 60000;
     c.run_timeout_ms = 60000;
+    c.target = runtime_target();
     o.config = c;
     o.runtime = runtime_path();
     o.lock_dir = temp_dir("lock-" + tag);
@@ -38,6 +49,9 @@ OpenOptions open_options(const std::string& tag) {
 RawRuntime::RawRuntime(std::vector<std::string> extra_args) {
     std::vector<std::string> argv{runtime_path().string()};
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+    // The test's target unless it names one.
+    if (std::find(extra_args.begin(), extra_args.end(), "--target") == extra_args.end())
+        argv.insert(argv.end(), {"--target", runtime_target()});
     // The runtime locks its device at start; unless the test says where, a private directory.
     if (std::find(extra_args.begin(), extra_args.end(), "--lock-dir") == extra_args.end()) {
         static int n = 0;

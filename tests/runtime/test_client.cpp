@@ -39,6 +39,9 @@ void expect_status(ErrorStatus st, const std::string& fragment, F&& f) {
 }  // namespace
 
 TEST(Client, DeviceInfoComesFromTheRuntime) {
+    ZYX_SKIP_UNLESS_EMULATOR_TARGET(
+        "checks the emulator target's device name and its l1_bytes (the metal target reports the "
+        "L1 above the allocator base)");
     auto dev = TTDevice::open(test::open_options("info"));
     const auto& info = dev->info();
     EXPECT_EQ(info.name, "tt:0 (emulator, wormhole-n150)");
@@ -55,6 +58,7 @@ TEST(Client, DeviceInfoComesFromTheRuntime) {
 }
 
 TEST(Client, BlackholePresetFromConfig) {
+    ZYX_SKIP_UNLESS_EMULATOR_TARGET("the preset is the emulator target's option (--preset)");
     auto o = test::open_options("bh");
     o.config->emulator_preset = "blackhole-p150";
     auto dev = TTDevice::open(o);
@@ -64,6 +68,7 @@ TEST(Client, BlackholePresetFromConfig) {
 }
 
 TEST(Client, UnknownPresetIsAnInitializationErrorWithTheRuntimesReason) {
+    ZYX_SKIP_UNLESS_EMULATOR_TARGET("the preset is the emulator target's option (--preset)");
     auto o = test::open_options("badpreset");
     o.config->emulator_preset = "wormhole-n999";
     expect_status(ErrorStatus::InvalidArgument, "wormhole-n999", [&] { TTDevice::open(o); });
@@ -252,6 +257,7 @@ TEST(Client, LaunchArgumentsAreChecked) {
 }
 
 TEST(Client, TwoClientsOnOneDevice) {
+    ZYX_SKIP_UNLESS_EMULATOR_TARGET("opens device id 1; the tt-metal compat layer emulates one chip (id 0)");
     auto o = test::open_options("two");
     auto first = TTDevice::open(o);
     expect_status(ErrorStatus::DeviceBusy, "in use by process " + std::to_string(::getpid()),

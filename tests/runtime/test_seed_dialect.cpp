@@ -439,6 +439,7 @@ TEST(SeedDialect, FaultsGetSeedErrorsAndTheRuntimeKeepsServing) {
 // A runtime whose target cannot start answers the seed in the seed's form (the seed reads "msg"
 // of every error), consumes compile_program sources, and ends on exit.
 TEST(SeedDialect, UnavailableTargetAnswersInTheSeedsForm) {
+    ZYX_SKIP_UNLESS_EMULATOR_TARGET("fails the target through --preset, an emulator target option");
     SeedSession s({"--preset", "no-such-chip", "--raw-timeout-ms", "300"});
     s.error(seed_init("/tmp"), "no-such-chip");
     s.error(R"({"cmd":"grid"})", "no-such-chip");

@@ -2,6 +2,7 @@
 // A tt-metal Program is built before any device is named, so it keeps an emu::ProgramSpec and
 // its runtime args here, and is compiled on the device at its first enqueue.
 #include <tt-metalium/host_api.hpp>
+#include <tt-metalium/mesh_device.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
 #include <tt-metalium/tt_metal.hpp>
 
@@ -17,6 +18,7 @@
 
 #include "core/error.hpp"
 #include "emu/device.hpp"
+#include "device_registry.hpp"
 
 namespace tt::tt_metal {
 
@@ -211,27 +213,46 @@ bool IDevice::close() {
 size_t GetNumAvailableDevices() { return 1; }
 size_t GetNumPCIeDevices() { return 1; }
 
-IDevice* CreateDevice(ChipId device_id, uint8_t, size_t, size_t, const DispatchCoreConfig&,
-                      const std::vector<uint32_t>&, size_t) {
+ChipId GetPCIeDeviceID(ChipId device_id) {
+    TT_FATAL(device_id == 0, "Device id {} is out of range: the emulator provides 1 device (id 0)", device_id);
+    return device_id;  // the emulated chip is its own MMIO chip
+}
+
+namespace compat {
+
+IDevice* open_device(ChipId device_id, const MakeDevice& make) {
     std::lock_guard<std::mutex> lock(g_device_mu);
     TT_FATAL(device_id == 0, "Device id {} is out of range: the emulator provides 1 device (id 0)", device_id);
-    TT_FATAL(g_open_device == nullptr, "Device {} is already open: CloseDevice it first", device_id);
+    TT_FATAL(g_open_device == nullptr,
+             "Device {} is already open (by CreateDevice or MeshDevice::create_unit_mesh): close it first", device_id);
     const char* preset = std::getenv("ZYX_EMU_PRESET");
     emu::DeviceOptions options;
     if (std::getenv("TT_METAL_DPRINT_CORES")) options.dprint_sink = print_dprint_line;
     auto e = guarded("CreateDevice", [&] {
         return std::make_shared<emu::Device>(emu::preset(preset && *preset ? preset : "wormhole-n150"), options);
     });
-    g_open_device = new IDevice(device_id, std::move(e));
+    g_open_device = make(device_id, std::move(e));
     return g_open_device;
+}
+
+void forget_device(const IDevice* device) {
+    std::lock_guard<std::mutex> lock(g_device_mu);
+    if (g_open_device == device) g_open_device = nullptr;
+}
+
+}  // namespace compat
+
+IDevice* CreateDevice(ChipId device_id, uint8_t, size_t, size_t, const DispatchCoreConfig&,
+                      const std::vector<uint32_t>&, size_t) {
+    return compat::open_device(device_id,
+                               [](ChipId id, std::shared_ptr<emu::Device> e) { return new IDevice(id, std::move(e)); });
 }
 
 bool CloseDevice(IDevice* device) {
     TT_FATAL(device != nullptr, "CloseDevice of a null device");
-    {
-        std::lock_guard<std::mutex> lock(g_device_mu);
-        if (g_open_device == device) g_open_device = nullptr;
-    }
+    TT_FATAL(dynamic_cast<distributed::MeshDevice*>(device) == nullptr,
+             "CloseDevice of a MeshDevice: a mesh is closed by MeshDevice::close()");
+    compat::forget_device(device);
     std::unique_ptr<IDevice> owned(device);
     return owned->close();
 }

@@ -3,6 +3,7 @@
 #include "emu/program.hpp"
 
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <elf.h>
 
 #include <algorithm>
@@ -34,8 +35,11 @@ std::string range_str(const CoreRange& r) { return coord_str(r.start) + "-" + co
 //      <prefix>/libexec/zyx/zyx-tt-runtime beside <prefix>/share/zyx/emulator/include;
 //   c. <dir of the running executable>/emulator/include: a runtime bundled with a copy of the
 //      headers (the Python package);
-//   d. the source tree this library was built from (ZYX_EMU_INCLUDE_DIR at build time).
-// b and c count only when the directory holds zyx_emu/kernel_abi.h.
+//   d. <dir of the shared library holding this code>/ZYX_EMU_INSTALLED_INCLUDE_REL_FROM_LIB: the
+//      installed package zyx-tt-metal, <prefix>/lib/libzyx-tt-metal.so beside
+//      <prefix>/share/zyx/emulator/include;
+//   e. the source tree this library was built from (ZYX_EMU_INCLUDE_DIR at build time).
+// b, c and d count only when the directory holds zyx_emu/kernel_abi.h.
 std::string include_dir() {
     static const std::string dir = [] {
         std::string rule = "ZYX_EMU_INCLUDE_DIR";
@@ -44,11 +48,17 @@ std::string include_dir() {
         std::error_code ec;
         fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
         if (found.empty() && !ec && !exe_dir.empty()) {
+            Dl_info self{};
+            fs::path lib_dir;
+            if (dladdr(reinterpret_cast<void*>(&include_dir), &self) && self.dli_fname)
+                lib_dir = fs::absolute(self.dli_fname, ec).parent_path();
             const std::pair<fs::path, const char*> places[] = {
                 {exe_dir / ZYX_EMU_INSTALLED_INCLUDE_REL, "installed layout"},
-                {exe_dir / "emulator" / "include", "bundled beside the executable"}};
+                {exe_dir / "emulator" / "include", "bundled beside the executable"},
+                {lib_dir.empty() ? fs::path() : lib_dir / ZYX_EMU_INSTALLED_INCLUDE_REL_FROM_LIB,
+                 "installed beside the shared library"}};
             for (const auto& [p, name] : places) {
-                if (fs::is_regular_file(p / "zyx_emu" / "kernel_abi.h", ec)) {
+                if (!p.empty() && fs::is_regular_file(p / "zyx_emu" / "kernel_abi.h", ec)) {
                     found = p.lexically_normal().string();
                     rule = name;
                     break;

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "../../../../src/core/tenstorrent_names.hpp"
+#include "core/tenstorrent_names.hpp"
 
 using MathFidelity = ::zyx::tt::MathFidelity;
 

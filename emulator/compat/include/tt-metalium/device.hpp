@@ -26,7 +26,7 @@ class CommandQueue;
 class IDevice {
 public:
     IDevice(ChipId id, std::shared_ptr<zyx::emu::Device> emu);
-    ~IDevice();
+    virtual ~IDevice();  // a MeshDevice is an IDevice too (mesh_device.hpp)
     IDevice(const IDevice&) = delete;
     IDevice& operator=(const IDevice&) = delete;
 

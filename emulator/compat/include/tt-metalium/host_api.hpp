@@ -44,7 +44,7 @@
 #include <variant>
 #include <vector>
 
-#include "../../../include/hostdevcommon/common_values.hpp"
+#include "hostdevcommon/common_values.hpp"
 #include <tt-metalium/assert.hpp>
 #include <tt-metalium/buffer.hpp>
 #include <tt-metalium/circular_buffer_config.hpp>
@@ -65,6 +65,8 @@ struct DispatchCoreConfig {};
 // ---- devices ----------------------------------------------------------------------------------
 size_t GetNumAvailableDevices();  // 1
 size_t GetNumPCIeDevices();       // 1
+// The chip through which device_id is reached over PCIe: the emulated chip is its own (0).
+ChipId GetPCIeDeviceID(ChipId device_id);
 // Opens emulated device `device_id` (only 0 exists); the other parameters are accepted and
 // ignored. Throws when device 0 is already open.
 IDevice* CreateDevice(ChipId device_id, uint8_t num_hw_cqs = 1, size_t l1_small_size = DEFAULT_L1_SMALL_SIZE,

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <ostream>
 
-#include "../../../../src/core/tenstorrent_names.hpp"
-#include "../../../include/hostdevcommon/kernel_structs.h"
+#include "core/tenstorrent_names.hpp"
+#include "hostdevcommon/kernel_structs.h"
 
 namespace tt {
 
