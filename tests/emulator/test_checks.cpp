@@ -13,7 +13,7 @@ using namespace emu_test;
 
 namespace {
 
-struct Fixture : ::testing::Test {
+struct EmuChecks : ::testing::Test {
     Device dev{preset("wormhole-n150")};
 
     // Builds a program from kernels + CBs, sets args on core (0,0), runs it; returns the error.
@@ -57,7 +57,7 @@ void kernel_main() {
 
 }  // namespace
 
-TEST_F(Fixture, DeadlockListsWhatEveryFiberWaitsOn) {
+TEST_F(EmuChecks, DeadlockListsWhatEveryFiberWaitsOn) {
     auto e = fails({dm0("consumer", "void kernel_main() { cb_wait_front(16, 1); cb_pop_front(16, 1); }", one_core()),
                     dm1("producer", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core())},
                    {cb(16, 2, one_core()), cb(0, 2, one_core())});
@@ -66,7 +66,7 @@ TEST_F(Fixture, DeadlockListsWhatEveryFiberWaitsOn) {
                  {"deadlock", "core (0,0) NCRISC [producer]: finished"});
 }
 
-TEST_F(Fixture, DeadlockAcrossComputeRoles) {
+TEST_F(EmuChecks, DeadlockAcrossComputeRoles) {
     // Compute waits for a tile nobody sends: UNPACK blocks, MATH blocks on the operand queue.
     auto e = fails({compute("stuck", R"(
 void kernel_main() {
@@ -84,20 +84,20 @@ void kernel_main() {
         {"core (0,0) TRISC1 (MATH) [stuck]: MATH waiting for UNPACK", "core (0,0) TRISC2 (PACK) [stuck]: finished"});
 }
 
-TEST_F(Fixture, CbOverReservation) {
+TEST_F(EmuChecks, CbOverReservation) {
     auto e =
         fails({dm0("greedy", "void kernel_main() { cb_reserve_back(0, 3); }", one_core())}, {cb(0, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"greedy", "(0,0)", "BRISC", "cb_reserve_back(cb 0, 3)"},
                  {"more pages than the CB holds (2)"});
 }
 
-TEST_F(Fixture, CbWaitForMoreThanCapacity) {
+TEST_F(EmuChecks, CbWaitForMoreThanCapacity) {
     auto e = fails({dm0("greedy", "void kernel_main() { cb_wait_front(0, 5); }", one_core())}, {cb(0, 4, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"greedy", "(0,0)", "BRISC", "cb_wait_front(cb 0, 5)"},
                  {"more pages than the CB holds (4)"});
 }
 
-TEST_F(Fixture, CbOverrunAtTheEnd) {
+TEST_F(EmuChecks, CbOverrunAtTheEnd) {
     // 3-page CB, pushes of 2: the second reservation starts at page 2 and crosses the end.
     auto e = fails({dm0("producer", R"(
 void kernel_main() {
@@ -115,7 +115,7 @@ void kernel_main() {
                   "divide the CB's size"});
 }
 
-TEST_F(Fixture, CbWaitOverrunAtTheEnd) {
+TEST_F(EmuChecks, CbWaitOverrunAtTheEnd) {
     // 3-page CB, pages pushed one by one, waits of 2: the second window starts at page 2.
     auto e = fails({dm0("producer", R"(
 void kernel_main() {
@@ -133,7 +133,7 @@ void kernel_main() {
                   "Every cb_wait_front on one CB", "divide the CB's size"});
 }
 
-TEST_F(Fixture, NonCumulativeWaitThenBigPop) {
+TEST_F(EmuChecks, NonCumulativeWaitThenBigPop) {
     auto e =
         fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 4); cb_push_back(0, 4); }", one_core()),
                dm1("consumer", "void kernel_main() { cb_wait_front(0, 1); cb_wait_front(0, 1); cb_pop_front(0, 2); }",
@@ -143,7 +143,7 @@ TEST_F(Fixture, NonCumulativeWaitThenBigPop) {
                  {"more pages than were waited for with cb_wait_front (1)"});
 }
 
-TEST_F(Fixture, DirtyCbAtKernelExit) {
+TEST_F(EmuChecks, DirtyCbAtKernelExit) {
     auto e =
         fails({dm0("forgetful", "void kernel_main() { cb_reserve_back(0, 1); }", one_core())}, {cb(0, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"forgetful", "(0,0)", "BRISC", "kernel exit with cb 0 dirty"},
@@ -155,14 +155,14 @@ TEST_F(Fixture, DirtyCbAtKernelExit) {
                  {"1 pages waited for", "never popped"});
 }
 
-TEST_F(Fixture, PagesLeftInCbAtProgramEnd) {
+TEST_F(EmuChecks, PagesLeftInCbAtProgramEnd) {
     auto e = fails({dm0("producer", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core())},
                    {cb(0, 2, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"producer", "(0,0)", "BRISC", "at program end cb 0 still holds 1 pages"},
                  {"pushed by BRISC and never popped", "dirty CB"});
 }
 
-TEST_F(Fixture, TwoProducersOnOneCb) {
+TEST_F(EmuChecks, TwoProducersOnOneCb) {
     auto e = fails({dm0("a", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core()),
                     dm1("b", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core())},
                    {cb(0, 4, one_core())});
@@ -170,7 +170,7 @@ TEST_F(Fixture, TwoProducersOnOneCb) {
                  {"producer is BRISC", "only one processor may push"});
 }
 
-TEST_F(Fixture, MissingReadBarrierBeforePush) {
+TEST_F(EmuChecks, MissingReadBarrierBeforePush) {
     auto in = dev.buffer_create(2048, 2048);
     auto e = fails({dm0("reader", R"(
 void kernel_main() {
@@ -186,7 +186,7 @@ void kernel_main() {
                  {"a NoC read into these pages (2048 B at 0x", "missing noc_async_read_barrier"});
 }
 
-TEST_F(Fixture, MissingWriteBarrierBeforePop) {
+TEST_F(EmuChecks, MissingWriteBarrierBeforePop) {
     auto out = dev.buffer_create(2048, 2048);
     auto e = fails({dm0("src", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core()),
                     dm1("writer", R"(
@@ -202,7 +202,7 @@ void kernel_main() {
                  {"a NoC write from these pages (2048 B at 0x", "missing noc_async_write_barrier"});
 }
 
-TEST_F(Fixture, TransfersOutstandingAtKernelExit) {
+TEST_F(EmuChecks, TransfersOutstandingAtKernelExit) {
     auto in = dev.buffer_create(2048, 2048);
     auto e = fails({dm0("reader", R"(
 void kernel_main() {
@@ -216,7 +216,7 @@ void kernel_main() {
                   "of core (0,0)", "missing noc_async_read_barrier"});
 }
 
-TEST_F(Fixture, HeldBackReadDataIsStaleWithoutBarrier) {
+TEST_F(EmuChecks, HeldBackReadDataIsStaleWithoutBarrier) {
     // Without the barrier the data has not landed yet (deterministic mode holds reads back).
     auto in = dev.buffer_create(2048, 2048), out = dev.buffer_create(2048, 2048);
     std::vector<uint32_t> ones(512, 0x01010101u), got(512);
@@ -243,7 +243,7 @@ void kernel_main() {
     EXPECT_EQ(got[1], 0x01010101u);  // the rest landed at the barrier
 }
 
-TEST_F(Fixture, NocMisalignment) {
+TEST_F(EmuChecks, NocMisalignment) {
     auto in = dev.buffer_create(4096, 2048);
     auto e = fails({dm0("skewed", R"(
 void kernel_main() {
@@ -257,7 +257,7 @@ void kernel_main() {
                  {"noc_async_read: misaligned", "modulo 32 B (DRAM alignment)"});
 }
 
-TEST_F(Fixture, OutOfBoundsDram) {
+TEST_F(EmuChecks, OutOfBoundsDram) {
     auto in = dev.buffer_create(2 * 2048, 2048);  // pages 0 and 1 only
     auto e = fails({dm0("oob", R"(
 void kernel_main() {
@@ -271,7 +271,7 @@ void kernel_main() {
                  {"2048 B in DRAM bank 0", "not inside any live buffer", "out of bounds"});
 }
 
-TEST_F(Fixture, OutOfBoundsL1) {
+TEST_F(EmuChecks, OutOfBoundsL1) {
     auto in = dev.buffer_create(2048, 2048);
     auto e = fails({dm1("oob", R"(
 void kernel_main() {
@@ -285,7 +285,7 @@ void kernel_main() {
                  {"(+2048 B) is outside this core's L1", "out of bounds"});
 }
 
-TEST_F(Fixture, NocToNowhere) {
+TEST_F(EmuChecks, NocToNowhere) {
     auto e = fails({dm0("lost", R"(
 void kernel_main() {
     noc_async_read(get_noc_addr(60, 60, get_write_ptr(0)), get_write_ptr(0), 64);
@@ -297,7 +297,7 @@ void kernel_main() {
                  {"neither a worker core nor a DRAM bank"});
 }
 
-TEST_F(Fixture, MulticastWithWrongDestinationCount) {
+TEST_F(EmuChecks, MulticastWithWrongDestinationCount) {
     CoreRangeSet two{CoreRange{{0, 0}, {1, 0}}};
     auto e = fails({dm0("mcast", R"(
 void kernel_main() {
@@ -315,7 +315,7 @@ void kernel_main() {
                  {"noc_async_write_multicast to L1 0x", "num_dests is 2", "holds 1 destination"});
 }
 
-TEST_F(Fixture, RuntimeArgIndexOutOfRange) {
+TEST_F(EmuChecks, RuntimeArgIndexOutOfRange) {
     auto e = fails({dm0("args", "void kernel_main() { (void)get_arg_val<uint32_t>(3); }", one_core())}, {}, {{1}});
     expect_check(e, ErrorStatus::KernelFault, {"args", "(0,0)", "BRISC", "get_arg_val/get_arg_addr(3)"},
                  {"index out of range (1 runtime args"});
@@ -328,7 +328,7 @@ TEST_F(Fixture, RuntimeArgIndexOutOfRange) {
                  {"common runtime arg index out of range (0 common"});
 }
 
-TEST_F(Fixture, TooManyRuntimeArgs) {
+TEST_F(EmuChecks, TooManyRuntimeArgs) {
     ProgramSpec s;
     s.kernels = {dm0("k", "void kernel_main() {}", one_core())};
     auto p = dev.program_create(s);
@@ -340,7 +340,7 @@ TEST_F(Fixture, TooManyRuntimeArgs) {
     expect_host_check(e, ErrorStatus::InvalidArgument, "kernel 'k'", {"1 common", "341"});
 }
 
-TEST_F(Fixture, DeviceApiErrors) {
+TEST_F(EmuChecks, DeviceApiErrors) {
     ProgramSpec s;
     s.kernels = {dm0("k", "void kernel_main() {}", one_core())};
     auto e = catch_error([&] { dev.program_launch(77); });
@@ -378,7 +378,7 @@ TEST_F(Fixture, DeviceApiErrors) {
     still_works();
 }
 
-TEST_F(Fixture, DstIndexBeyondCapacity) {
+TEST_F(EmuChecks, DstIndexBeyondCapacity) {
     auto e = fails({dm0("feed", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }", one_core()),
                     compute("wide", R"(
 void kernel_main() {
@@ -395,7 +395,7 @@ void kernel_main() {
                  {"capacity of 8 tiles (16-bit DST, half sync)"});
 }
 
-TEST_F(Fixture, DstCapacityFollowsFp32Mode) {
+TEST_F(EmuChecks, DstCapacityFollowsFp32Mode) {
     auto k = compute("wide32", R"(
 void kernel_main() {
     tile_regs_acquire();
@@ -410,7 +410,7 @@ void kernel_main() {
                  {"capacity of 4 tiles (fp32 DST, half sync)"});
 }
 
-TEST_F(Fixture, DstUseOutsideStateMachine) {
+TEST_F(EmuChecks, DstUseOutsideStateMachine) {
     auto e =
         fails({compute("no_acquire", "void kernel_main() { fill_tile_init(); fill_tile(0, 2.0f); }", one_core())}, {});
     expect_check(e, ErrorStatus::KernelFault, {"no_acquire", "(0,0)", "TRISC1 (MATH)", "DST index 0"},
@@ -431,7 +431,7 @@ void kernel_main() {
                  {"tile_regs_acquire: DST is already acquired"});
 }
 
-TEST_F(Fixture, PackBeyondReservation) {
+TEST_F(EmuChecks, PackBeyondReservation) {
     auto e = fails({compute("overpack", R"(
 void kernel_main() {
     cb_reserve_back(16, 1);
@@ -445,7 +445,7 @@ void kernel_main() {
                  {"writes page 1", "only 1 pages are reserved"});
 }
 
-TEST_F(Fixture, KernelCrashIsReported) {
+TEST_F(EmuChecks, KernelCrashIsReported) {
     if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns SIGSEGV";
     auto e = fails({dm1("wild", R"(
 void kernel_main() {
@@ -468,7 +468,7 @@ void kernel_main() {
                  {"crashed with", "at address 0x"});
 }
 
-TEST_F(Fixture, MutableGlobalsAreRefused) {
+TEST_F(EmuChecks, MutableGlobalsAreRefused) {
     ProgramSpec s;
     s.kernels = {dm0("stateful", "uint32_t counter;\nvoid kernel_main() { counter++; }", one_core())};
     auto e = catch_error([&] { dev.program_create(s); });
@@ -485,7 +485,7 @@ TEST_F(Fixture, MutableGlobalsAreRefused) {
     EXPECT_NO_THROW(dev.program_create(s));
 }
 
-TEST_F(Fixture, CompileErrorsCarryTheCompilerMessage) {
+TEST_F(EmuChecks, CompileErrorsCarryTheCompilerMessage) {
     ProgramSpec s;
     s.kernels = {dm0("broken", "// line 1\nvoid kernel_main() {\n    this_does_not_exist();\n}", one_core())};
     auto e = catch_error([&] { dev.program_create(s); });
@@ -496,7 +496,7 @@ TEST_F(Fixture, CompileErrorsCarryTheCompilerMessage) {
     expect_host_check(e, ErrorStatus::KernelCompilation, "kernel 'ct'", {"compile-time arg index"});
 }
 
-TEST_F(Fixture, SemaphoreWaitOutsideL1) {
+TEST_F(EmuChecks, SemaphoreWaitOutsideL1) {
     // A 64-bit pointer is reported whole (it was truncated to its low 32 bits).
     auto e =
         fails({dm0("wild_sem", "void kernel_main() { noc_semaphore_wait((volatile uint32_t*)0x7ff000000010ull, 1); }",
@@ -511,7 +511,7 @@ TEST_F(Fixture, SemaphoreWaitOutsideL1) {
                  {"noc_semaphore_wait_min:", "outside this core's L1"});
 }
 
-TEST_F(Fixture, PerTriscMacrosInComputeKernelsAreRefused) {
+TEST_F(EmuChecks, PerTriscMacrosInComputeKernelsAreRefused) {
     // One compile serves UNPACK, MATH and PACK, so TRISC_MATH & co. are never defined: code
     // testing them would vanish silently. Refused before compiling, naming macro, line, kernel.
     ProgramSpec s;
@@ -559,7 +559,7 @@ void kernel_main() {})",
     EXPECT_NO_THROW(dev.program_create(s));
 }
 
-TEST_F(Fixture, UnknownSemaphore) {
+TEST_F(EmuChecks, UnknownSemaphore) {
     auto e = fails({dm0("sem", "void kernel_main() { (void)get_semaphore(3); }", one_core())}, {});
     expect_check(e, ErrorStatus::KernelFault, {"sem", "(0,0)", "BRISC", "get_semaphore(3)"}, {"no semaphore 3"});
 }
@@ -626,7 +626,7 @@ void kernel_main() {
                  {"capacity of 8 tiles (fp32 DST, full sync)"});
 }
 
-TEST_F(Fixture, StackOverflowIsReported) {
+TEST_F(EmuChecks, StackOverflowIsReported) {
     if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns SIGSEGV";
     auto e = fails({compute("deep", R"(
 uint32_t depth(volatile uint32_t n) {
@@ -675,7 +675,7 @@ void kernel_main() {
 
 // ---- failure paths moved out of line (kernel_api_*.cpp): each message still comes out ---------
 
-TEST_F(Fixture, CbPushBeyondReservationAndUnconfiguredCb) {
+TEST_F(EmuChecks, CbPushBeyondReservationAndUnconfiguredCb) {
     auto e = fails({dm0("eager", "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 2); }", one_core())},
                    {cb(0, 4, one_core())});
     expect_check(e, ErrorStatus::KernelFault, {"eager", "(0,0)", "BRISC", "cb_push_back(cb 0, 2)"},
@@ -685,7 +685,7 @@ TEST_F(Fixture, CbPushBeyondReservationAndUnconfiguredCb) {
                  {"circular buffer 3 is not configured"});
 }
 
-TEST_F(Fixture, NocZeroLengthAndBadL1Targets) {
+TEST_F(EmuChecks, NocZeroLengthAndBadL1Targets) {
     auto e = fails(
         {dm0("empty", "void kernel_main() { noc_async_read(get_noc_addr(get_write_ptr(0)), get_write_ptr(0), 0); }",
              one_core())},
@@ -712,7 +712,7 @@ void kernel_main() {
                  {"run past the end of L1"});
 }
 
-TEST_F(Fixture, OutOfBoundsDramAfterAnInBoundsReadOfTheSameBuffer) {
+TEST_F(EmuChecks, OutOfBoundsDramAfterAnInBoundsReadOfTheSameBuffer) {
     // 13 pages over 12 banks: bank 0 holds pages 0 and 12, bank 1 only page 1. Page 13 would be
     // bank 1's second page: inside the buffer's reserved range, past its pages in that bank.
     auto in = dev.buffer_create(13 * 2048, 2048);
@@ -731,7 +731,7 @@ void kernel_main() {
                  {"in DRAM bank 1", "not inside any live buffer"});
 }
 
-TEST_F(Fixture, DstStateMachineOrder) {
+TEST_F(EmuChecks, DstStateMachineOrder) {
     auto e = fails({compute("commit_first", "void kernel_main() { tile_regs_commit(); }", one_core())}, {});
     expect_check(e, ErrorStatus::KernelFault, {"commit_first", "(0,0)", "TRISC1 (MATH)", "(DST section 0)"},
                  {"tile_regs_commit without tile_regs_acquire"});
@@ -761,7 +761,7 @@ void kernel_main() {
                  {"DST index 8 is beyond the capacity of 8"});
 }
 
-TEST_F(Fixture, UnpackRulesAndRolesOutOfStep) {
+TEST_F(EmuChecks, UnpackRulesAndRolesOutOfStep) {
     const char* feed = "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }";
     auto e = fails({dm0("feed", feed, one_core()),
                     compute("small_page", R"(
@@ -806,7 +806,7 @@ void kernel_main() {
 
 // ---- kernels that abort, assert or throw -------------------------------------------------------
 
-TEST_F(Fixture, AbortInAKernelIsReported) {
+TEST_F(EmuChecks, AbortInAKernelIsReported) {
     if (std::getenv("ZYX_SANITIZED")) GTEST_SKIP() << "the sanitizer owns the fault signals";
     auto e =
         fails({dm1("quitter", "#include <cstdlib>\nvoid kernel_main() { if (get_arg_val<uint32_t>(0) == 7) abort(); }",
@@ -815,7 +815,7 @@ TEST_F(Fixture, AbortInAKernelIsReported) {
     expect_check(e, ErrorStatus::KernelFault, {"quitter", "(0,0)", "NCRISC", "called abort()"});
 }
 
-TEST_F(Fixture, FailedAssertInAKernelIsReported) {
+TEST_F(EmuChecks, FailedAssertInAKernelIsReported) {
     // tt-metal builds kernels without NDEBUG, so assert() is live; so is it here.
     auto e = fails({compute("checker", R"(#include <cassert>
 void kernel_main() {
@@ -828,7 +828,7 @@ void kernel_main() {
                  {"failed at line 4 of the kernel source", "kernel_main"});
 }
 
-TEST_F(Fixture, ThrowInAKernelDoesNotCompile) {
+TEST_F(EmuChecks, ThrowInAKernelDoesNotCompile) {
     // Kernels are built with -fno-exceptions, as tt-metal builds them.
     ProgramSpec s;
     s.kernels = {dm0("thrower", "void kernel_main() { if (get_arg_val<uint32_t>(0)) throw 42; }", one_core())};

@@ -114,7 +114,7 @@ void kernel_main() {
 }
 )";
 
-struct Fixture : ::testing::Test {
+struct EmuDevice2Api : ::testing::Test {
     Device dev{preset("wormhole-n150")};
 
     // Builds and runs a program on core (0,0); returns its error (the program must fail).
@@ -180,12 +180,12 @@ struct Fixture : ::testing::Test {
 
 }  // namespace
 
-TEST_F(Fixture, GeneratedShapeKernelsAddBf16) { add_through_object_api(DataFormat::Float16_b); }
-TEST_F(Fixture, GeneratedShapeKernelsAddF32) { add_through_object_api(DataFormat::Float32); }
+TEST_F(EmuDevice2Api, GeneratedShapeKernelsAddBf16) { add_through_object_api(DataFormat::Float16_b); }
+TEST_F(EmuDevice2Api, GeneratedShapeKernelsAddF32) { add_through_object_api(DataFormat::Float32); }
 
 // experimental::Noc / experimental::CircularBuffer (the first generation), UnicastEndpoint to
 // this core's own L1, CoreLocalMem and AllocatorBank: page 0 of `in` + 1 → page 1 of `in`.
-TEST_F(Fixture, ExperimentalGenerationAndEndpoints) {
+TEST_F(EmuDevice2Api, ExperimentalGenerationAndEndpoints) {
     auto in = dev.buffer_create(2 * 64, 64);
     std::vector<uint32_t> v(32, 0);
     for (uint32_t i = 0; i < 16; ++i) v[i] = 100 + i;
@@ -237,7 +237,7 @@ void kernel_main() {
 
 // ---- misuse through the objects: the emulator's checks, naming the kernel and the object ----
 
-TEST_F(Fixture, PushBeforeReadBarrier) {
+TEST_F(EmuDevice2Api, PushBeforeReadBarrier) {
     auto in = dev.buffer_create(4096, 4096);
     auto e = fails({dm0("reader", R"(
 #include "api/dataflow/noc.h"
@@ -257,7 +257,7 @@ void kernel_main() {
                  {"missing noc_async_read_barrier"});
 }
 
-TEST_F(Fixture, PopBeforeWriteBarrier) {
+TEST_F(EmuDevice2Api, PopBeforeWriteBarrier) {
     auto out = dev.buffer_create(4096, 4096);
     auto e = fails({dm0("src", R"(
 #include "api/dataflow/circular_buffer.h"
@@ -280,7 +280,7 @@ void kernel_main() {
                  {"missing noc_async_write_barrier"});
 }
 
-TEST_F(Fixture, ReserveBeyondCapacity) {
+TEST_F(EmuDevice2Api, ReserveBeyondCapacity) {
     auto e = fails({dm0("greedy", R"(
 #include "api/dataflow/circular_buffer.h"
 void kernel_main() { CircularBuffer cb(tt::CBIndex::c_3); cb.reserve_back(3); })",
@@ -290,7 +290,7 @@ void kernel_main() { CircularBuffer cb(tt::CBIndex::c_3); cb.reserve_back(3); })
                  {"more pages than the CB holds (2)"});
 }
 
-TEST_F(Fixture, TransferPastThePage) {
+TEST_F(EmuDevice2Api, TransferPastThePage) {
     auto in = dev.buffer_create(2 * 4096, 4096);
     auto e = fails({dm0("spill", R"(
 #include "api/dataflow/noc.h"
@@ -310,7 +310,7 @@ void kernel_main() {
                  {"run past the source page"});
 }
 
-TEST_F(Fixture, ReadOutOfTheBuffer) {
+TEST_F(EmuDevice2Api, ReadOutOfTheBuffer) {
     auto in = dev.buffer_create(4096, 4096);  // page 0 only
     auto e = fails({dm0("oob", R"(
 #include "api/dataflow/noc.h"

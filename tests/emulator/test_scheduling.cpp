@@ -267,3 +267,40 @@ void kernel_main() {
     EXPECT_EQ(v[8], 101u);
     EXPECT_EQ(v[16], 102u);
 }
+
+TEST(EmuDeterminism, SeveralFaultsReportTheLowestCoreAndProcessor) {
+    // Every NCRISC of a row faults, and the BRISCs of cores x >= 4. Core (0,0)'s NCRISC, the lowest
+    // (core, processor) that faults, does so last: it first waits for a semaphore that core (1,0)'s
+    // BRISC increments. Whichever fault happens first in time, the error names (0,0) NCRISC.
+    CoreRangeSet row{CoreRange{{0, 0}, {7, 0}}};
+    ProgramSpec s;
+    s.semaphores = {{row, 0}};
+    s.kernels = {dm0("br", R"(
+void kernel_main() {
+    uint32_t x = get_absolute_logical_x();
+    if (x == 1) {
+        noc_semaphore_inc(get_noc_addr(my_x[noc_index] - 1, my_y[noc_index], get_semaphore(0)), 1);
+        noc_async_atomic_barrier();
+    }
+    ASSERT(x < 4, "brisc fault");
+})",
+                     row),
+                 dm1("nc", R"(
+void kernel_main() {
+    if (get_absolute_logical_x() == 0) noc_semaphore_wait(reinterpret_cast<volatile uint32_t*>(get_semaphore(0)), 1);
+    ASSERT(false, "ncrisc fault");
+})",
+                     row)};
+    std::set<std::string> seen;
+    for (unsigned threads : {1u, 2u, 3u, 4u}) {
+        Device dev(preset("wormhole-n150"), DeviceOptions{.threads = threads});
+        auto p = dev.program_create(s);
+        for (int rep = 0; rep < 10; ++rep) {
+            auto err = run(dev, p);
+            ASSERT_TRUE(err);
+            seen.insert(err->message());
+            expect_check(*err, ErrorStatus::KernelFault, {"nc", "(0,0)", "NCRISC", "failed at line"}, {"ncrisc fault"});
+        }
+    }
+    EXPECT_EQ(seen.size(), 1u);
+}

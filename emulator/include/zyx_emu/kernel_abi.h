@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 5
+#define ZYX_EMU_ABI_VERSION 6
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -27,6 +27,12 @@
 #define ZYX_EMU_FPU_TRANSPOSE 4  // transpose_wh_tile
 #define ZYX_EMU_FPU_TILIZE 5     // tilize_block: tile_a = tile column of a row-major block, flags = its width in tiles
 #define ZYX_EMU_FPU_COUNT 6
+// fpu_init flag: the init configures formats (and the packer) only, not an FPU operation
+// (compute_kernel_hw_startup, binary_op_init_common, pack_untilize_dest_init).
+#define ZYX_EMU_INIT_HW_ONLY 0x10000u
+// fpu_init flag: the init also configures the unpackers' data formats from its input CBs and the
+// packer's from its output CB (tt-metal's llk_unpack_hw_configure / llk_pack_hw_configure).
+#define ZYX_EMU_INIT_HW_CONFIG 0x20000u
 
 // DPRINT item kinds.
 #define ZYX_EMU_DPRINT_STR 0  // value = const char*
@@ -142,6 +148,7 @@ struct zyx_emu_api {
     void (*sfpu_typecast)(uint32_t idst, uint32_t in_fmt, uint32_t out_fmt);
     void (*pack_tile)(uint32_t idst, uint32_t cb, uint32_t out_index, bool out_of_order);
     void (*pack_reconfig)(uint32_t cb);
+    // The unpackers' formats become those of cb_a (SrcA) and cb_b (SrcB); ~0u: unchanged.
     void (*reconfig_unpack)(uint32_t cb_a, uint32_t cb_b);
     // where_tile<fmt>: DST[odst] = DST[idst0] != 0 ? DST[idst1] : DST[idst2]; fmt a tt::DataFormat code
     void (*sfpu_where)(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t fmt);

@@ -123,11 +123,18 @@ struct OperandQueue {
 
 // What a TRISC has been configured for by the last *_init it ran (each TRISC has its own).
 struct RoleConfig {
-    uint32_t elt_flags = 0;  // op | bcast << 4
+    static constexpr uint32_t kNoOp = 0xff;
+    uint32_t fpu_op = kNoOp;  // the ZYX_EMU_FPU_* op the last op init configured (kNoOp: none yet)
+    uint32_t elt_flags = 0;   // op | bcast << 4
     bool acc_to_dest = false;
     uint32_t mm_transpose = 0;
     uint32_t reduce_flags = 0;
     int32_t pack_cb = -1;
+    // Data formats the unpackers (SrcA, SrcB) and the packer are configured for, and the CB that
+    // configured each (-1: not configured yet, unchecked): tt-metal's hw_configure inits and
+    // reconfig_data_format / pack_reconfig_data_format set them.
+    int32_t unpack_fmt[2] = {-1, -1}, unpack_cb[2] = {-1, -1};
+    int32_t pack_fmt = -1, pack_fmt_cb = -1;
 };
 
 struct Wait {
@@ -265,6 +272,14 @@ struct Launch {
     std::mutex err_mu;
     std::optional<Error> error;  // first failure
     std::atomic<bool> aborted{false};
+    // A kernel's fault ends only its own fiber; the launch runs on until every other fiber has
+    // finished or blocked, then fails with the fault of the lowest (core index, processor), so
+    // the error does not depend on which worker thread got there first (README "Determinism").
+    uint64_t fault_key = UINT64_MAX;  // under err_mu
+    std::optional<Error> fault;       // under err_mu: the lowest fault so far
+    void fiber_fault(uint64_t key, ErrorStatus status, const std::string& message);
+    // Turns the recorded fault (if any) into the launch's failure; true when there was one.
+    bool raise_fault();
 
     // Deadlock detection across workers (see launch.cpp).
     std::mutex sched_mu;

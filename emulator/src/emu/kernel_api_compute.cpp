@@ -76,6 +76,26 @@ const char* fpu_name(uint32_t op) {
         math_dst_fault(f, idst, api);
     d.written[d.math_sec] |= 1u << idst;
 }
+// A DST tile an SFPU op (or pack_tile) reads must have been written since tile_regs_acquire: it
+// would read the zeros the last release left (or, at the first acquire, whatever DST held), which
+// is a wrong index far more often than intent. FPU ops that accumulate into DST (matmul, reduce,
+// eltwise with acc_to_dest) are exempt: starting from the cleared tile is how they are used.
+[[noreturn]] ZYX_EMU_COLD void unwritten_dst_fault(const DstState& d, uint32_t sec, uint32_t idst, const char* api,
+                                                   const char* since) {
+    std::string written;
+    for (uint32_t i = 0; i < d.capacity && i < 32; ++i)
+        if (d.written[sec] >> i & 1) written += (written.empty() ? "" : ", ") + std::to_string(i);
+    kernel_fault(std::string(api) + ": reads DST index " + std::to_string(idst) + ", which nothing wrote since " +
+                 since + " (DST section " + std::to_string(sec) + "; written: " +
+                 (written.empty() ? std::string("none") : written) + ")");
+}
+[[gnu::always_inline]] inline void math_read(Fiber& f, uint32_t idst, const char* api) {
+    const DstState& d = f.core->dst;
+    if (idst < d.capacity && d.state[d.math_sec] == DstState::Acquired && !(d.written[d.math_sec] >> idst & 1))
+        [[unlikely]]
+        unwritten_dst_fault(d, d.math_sec, idst, api, "tile_regs_acquire");
+}
+
 [[gnu::always_inline]] inline float* math_dst(Fiber& f, uint32_t idst, const char* api, bool overwrite = false) {
     math_check(f, idst, api);
     DstState& d = f.core->dst;
@@ -165,18 +185,99 @@ void tile_regs_release() {
 }
 
 // ---- FPU ----------------------------------------------------------------------------------------
-void fpu_init(uint32_t op, uint32_t, uint32_t, int32_t cb_out, uint32_t flags, bool acc_to_dest) {
+// An op init programs the unpacker and the FPU for one operation (tt-metal's *_init call the
+// llk_unpack_*_init and llk_math_*_init of that op); the next init of another op replaces it. The
+// hardware-only inits (ZYX_EMU_INIT_HW_ONLY) and reduce_uninit (which restores the packer) leave
+// the FPU's operation as it was; SFPU inits do not touch it at all.
+namespace {
+// The format of CB `id` on this core, or -1 when it is not configured (an init's default CB).
+int32_t cb_format_or_none(const Fiber& f, uint32_t id) {
+    if (id >= 64 || !f.core->cbs[id].configured) return -1;
+    return int32_t(f.core->cbs[id].format);
+}
+void set_unpack_format(Fiber& f, RoleConfig& c, int src, uint32_t cb) {
+    c.unpack_fmt[src] = cb_format_or_none(f, cb);
+    c.unpack_cb[src] = int32_t(cb);
+}
+}  // namespace
+
+void fpu_init(uint32_t op, uint32_t cb_a, uint32_t cb_b, int32_t cb_out, uint32_t flags, bool acc_to_dest) {
     Fiber& f = cur();
     RoleConfig& c = f.core->cfg[int(f.proc)];
+    if (cb_out >= 0) c.pack_cb = cb_out;
+    if (flags & ZYX_EMU_INIT_HW_CONFIG) {
+        // matmul unpacks in1 into SrcA and in0 into SrcB (tt-metal's mm_init configures the
+        // unpacker with (in1, in0)); every other op A into SrcA, B into SrcB.
+        const bool mm = op == ZYX_EMU_FPU_MATMUL;
+        set_unpack_format(f, c, 0, mm ? cb_b : cb_a);
+        set_unpack_format(f, c, 1, mm ? cb_a : cb_b);
+        if (cb_out >= 0) c.pack_fmt = cb_format_or_none(f, uint32_t(cb_out)), c.pack_fmt_cb = cb_out;
+        flags &= ~ZYX_EMU_INIT_HW_CONFIG;
+    }
+    if (flags & ZYX_EMU_INIT_HW_ONLY) return;
     switch (op) {
         case ZYX_EMU_FPU_ELTWISE: c.elt_flags = flags, c.acc_to_dest = acc_to_dest; break;
         case ZYX_EMU_FPU_MATMUL: c.mm_transpose = flags; break;
         case ZYX_EMU_FPU_REDUCE: c.reduce_flags = flags; break;
-        case ZYX_EMU_FPU_COUNT: c.reduce_flags = 0; break;  // reduce_uninit
+        case ZYX_EMU_FPU_COUNT: return;  // reduce_uninit
         default: break;
     }
-    if (cb_out >= 0) c.pack_cb = cb_out;
+    c.fpu_op = op;
 }
+
+namespace {
+// "add_tiles", "mul_tiles_bcast_rows", "reduce_tile<MAX, REDUCE_COL>" … for op and its flags.
+std::string fpu_call_name(uint32_t op, uint32_t flags) {
+    if (op == ZYX_EMU_FPU_ELTWISE) {
+        static const char* ops[] = {"add", "sub", "mul"};
+        static const char* bc[] = {"", "_bcast_rows", "_bcast_cols", "_bcast_scalar"};
+        return std::string((flags & 15) < 3 ? ops[flags & 15] : "?") + "_tiles" + bc[(flags >> 4) & 3];
+    }
+    if (op == ZYX_EMU_FPU_REDUCE) {
+        static const char* pool[] = {"SUM", "AVG", "MAX", "MIN"};
+        static const char* dim[] = {"REDUCE_ROW", "REDUCE_COL", "REDUCE_SCALAR", "?"};
+        return std::string("reduce_tile<") + pool[flags & 3] + ", " + dim[(flags >> 4) & 3] + ">";
+    }
+    return fpu_name(op);
+}
+// The init that configures op (with flags) in tt-metal's API.
+std::string fpu_init_name(uint32_t op, uint32_t flags) {
+    switch (op) {
+        case ZYX_EMU_FPU_COPY: return "copy_tile_init / copy_tile_to_dst_init_short (or unary_op_init_common)";
+        case ZYX_EMU_FPU_ELTWISE: {
+            static const char* ops[] = {"add", "sub", "mul"};
+            static const char* bc[] = {"_tiles", "_bcast_rows", "_bcast_cols", "_bcast_scalar"};
+            return std::string((flags & 15) < 3 ? ops[flags & 15] : "?") + bc[(flags >> 4) & 3] +
+                "_init (or binary_tiles_init / bcast_init / init_bcast)";
+        }
+        case ZYX_EMU_FPU_MATMUL: return "mm_init / mm_init_short / matmul_init (or mm_block_init)";
+        case ZYX_EMU_FPU_REDUCE: return "reduce_init<" + fpu_call_name(op, flags).substr(12);
+        case ZYX_EMU_FPU_TRANSPOSE: return "transpose_wh_init / transpose_wh_init_short";
+        case ZYX_EMU_FPU_TILIZE: return "tilize_init";
+        default: return "?";
+    }
+}
+
+// A compute op whose init did not run, or whose configuration another op's init replaced
+// (tt-metal docs, compute API: each op's *_init configures the unpacker and the FPU for it).
+[[noreturn]] ZYX_EMU_COLD void missing_init_fault(const RoleConfig& cfg, uint32_t op, uint32_t flags, uint32_t cb_a,
+                                                  uint32_t cb_b) {
+    std::string call = fpu_call_name(op, flags) + "(cb " + std::to_string(cb_a);
+    if (op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE)
+        call += ", cb " + std::to_string(cb_b);
+    call += ")";
+    const uint32_t have_flags = cfg.fpu_op == ZYX_EMU_FPU_ELTWISE ? cfg.elt_flags
+        : cfg.fpu_op == ZYX_EMU_FPU_REDUCE                         ? cfg.reduce_flags
+                                                                   : 0;
+    std::string why = cfg.fpu_op == RoleConfig::kNoOp
+        ? "no init has configured the unpacker and FPU for it (compute_kernel_hw_startup and "
+          "binary_op_init_common configure data formats only)"
+        : "the last op init configured the unpacker and FPU for " + fpu_call_name(cfg.fpu_op, have_flags) + " (" +
+            fpu_init_name(cfg.fpu_op, have_flags) + ")";
+    kernel_fault(call + ": missing init: " + why + "; call " + fpu_init_name(op, flags) +
+                 " before it (tt-metal: every compute op needs its own init after another op's init)");
+}
+}  // namespace
 
 [[noreturn]] ZYX_EMU_COLD void unpack_fault(const CbState& cb, uint32_t cb_id, uint32_t t, const char* api) {
     if (t >= cb.waited)
@@ -232,6 +333,21 @@ void unpack_tilize(Fiber& f, uint32_t cb_id, uint32_t width, uint32_t col, void*
                  fpu_name(s.op) + " into DST " + std::to_string(s.idst) + ")");
 }
 
+// A CB unpacked in another format than its unpacker is configured for.
+[[noreturn]] ZYX_EMU_COLD void unpack_format_fault(const RoleConfig& c, int src, uint32_t op, uint32_t flags,
+                                                   uint32_t cb_a, uint32_t cb_b, uint32_t cb, DataFormat fmt) {
+    const bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE;
+    std::string call = fpu_call_name(op, flags) + "(cb " + std::to_string(cb_a);
+    if (two) call += ", cb " + std::to_string(cb_b);
+    call += ")";
+    const char* reg = src == 0 ? "SrcA" : "SrcB";
+    kernel_fault(call + ": cb " + std::to_string(cb) + " holds " + std::string(data_format_name(fmt)) + " tiles but the " + reg +
+                 " unpacker is configured for " + std::string(data_format_name(DataFormat(c.unpack_fmt[src]))) + " (cb " +
+                 std::to_string(c.unpack_cb[src]) + ", by the last hw-configuring init or reconfig_data_format); " +
+                 "missing reconfig_data_format_" + (src == 0 ? "srca" : "srcb") + "(" + std::to_string(cb) +
+                 ") (or reconfig_data_format)");
+}
+
 [[noreturn]] ZYX_EMU_COLD void matmul_block_transpose_fault(uint32_t call, uint32_t init) {
     kernel_fault("matmul_block: transpose " + std::to_string(call) + " differs from the " +
                  std::to_string(init ? 1 : 0) +
@@ -259,6 +375,14 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE;
         const CbState& a = unpack_source(f, cb_a, tile_a, api);
         const CbState* b = two ? &unpack_source(f, cb_b, tile_b, api) : nullptr;
+        {
+            const RoleConfig& c = core.cfg[int(Proc::Unpack)];
+            const int sa = op == ZYX_EMU_FPU_MATMUL ? 1 : 0;  // the unpacker reading operand A
+            if (c.unpack_fmt[sa] >= 0 && c.unpack_fmt[sa] != int32_t(a.format)) [[unlikely]]
+                unpack_format_fault(c, sa, op, flags, cb_a, cb_b, cb_a, a.format);
+            if (b && c.unpack_fmt[1 - sa] >= 0 && c.unpack_fmt[1 - sa] != int32_t(b->format)) [[unlikely]]
+                unpack_format_fault(c, 1 - sa, op, flags, cb_a, cb_b, cb_b, b->format);
+        }
         if (q.count == OperandQueue::kDepth) block_on(f, Wait::OperandPush);
         Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
         s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = a.format, s.has_b = two;
@@ -278,6 +402,10 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     // (A DST slot not written since tile_regs_acquire reads as cleared: reduce MAX starts at -inf.)
     bool dst_cleared = idst < 32 && !(core.dst.written[core.dst.math_sec] & (1u << idst));
     const RoleConfig& cfg = core.cfg[int(Proc::Math)];
+    // The FPU must be configured for this op (and, for eltwise and reduce, this variant).
+    if (cfg.fpu_op != op || (op == ZYX_EMU_FPU_ELTWISE && cfg.elt_flags != flags) ||
+        (op == ZYX_EMU_FPU_REDUCE && cfg.reduce_flags != flags)) [[unlikely]]
+        missing_init_fault(cfg, op, flags, cb_a, cb_b);
     // copy_tile, transpose and eltwise without accumulation replace the whole DST tile.
     bool overwrite = op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_TILIZE || op == ZYX_EMU_FPU_TRANSPOSE ||
         (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
@@ -326,8 +454,8 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
 // on MATH they check the DST state and indices (math_dst), run the tile op and round the result
 // into a 16-bit DST. Failure messages are built out of line (ZYX_EMU_COLD).
 
-// The headers no longer call it (every *_init is a no-op there: the emulator checks no inits);
-// kept in the table for kernels built against older headers.
+// The headers no longer call it (every SFPU *_init is a no-op there: SFPU inits leave the FPU's
+// configuration alone); kept in the table for kernels built against older headers.
 void sfpu_init(uint32_t) {}
 
 [[noreturn]] ZYX_EMU_COLD void unknown_sfpu_op(const char* what, uint32_t op) {
@@ -339,6 +467,7 @@ void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
     if (f.proc != Proc::Math) return;
     if (op > uint32_t(tile::SfpuUnary::RsubScalar)) [[unlikely]]
         unknown_sfpu_op("unknown SFPU op", op);
+    math_read(f, idst, "SFPU unary op");
     float* t = math_dst(f, idst, "SFPU unary op");
     tile::sfpu_unary(tile::SfpuUnary(op), t, param, f.core->compute.math_approx_mode);
     // rsub_unary_tile rounds its result to bf16 (nearest even) itself in a 16-bit DST (LLK:
@@ -353,6 +482,8 @@ void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
     if (f.proc != Proc::Math) return;
     if (op > uint32_t(tile::SfpuBinary::Remainder)) [[unlikely]]
         unknown_sfpu_op("unknown SFPU binary op", op);
+    math_read(f, a, "SFPU binary op");
+    math_read(f, b, "SFPU binary op");
     math_check(f, a, "SFPU binary op");
     math_check(f, b, "SFPU binary op");
     math_check(f, out, "SFPU binary op");
@@ -382,6 +513,9 @@ void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out) {
 void sfpu_where(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t odst, uint32_t) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
+    math_read(f, idst0, "where_tile");
+    math_read(f, idst1, "where_tile");
+    math_read(f, idst2, "where_tile");
     const float* c = math_dst(f, idst0, "where_tile");
     const float* a = math_dst(f, idst1, "where_tile");
     const float* b = math_dst(f, idst2, "where_tile");
@@ -393,6 +527,7 @@ void sfpu_reduce(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt) {
     if (f.proc != Proc::Math) return;
     if (dim != uint32_t(tile::ReduceDim::Col))  // the header's static_assert stops other dims first
         kernel_fault("Unsupported: sfpu_reduce with a reduce_dim other than REDUCE_COL");
+    math_read(f, idst, "sfpu_reduce");
     float* t = math_dst(f, idst, "sfpu_reduce");
     const DataFormat df = DataFormat(fmt);
     tile::sfpu_reduce_col(tile::PoolType(pool), df, t);
@@ -402,12 +537,14 @@ void sfpu_reduce(uint32_t idst, uint32_t pool, uint32_t dim, uint32_t fmt) {
 void transpose_dest(uint32_t idst, bool is_32bit) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
+    math_read(f, idst, "transpose_wh_dest");
     tile::transpose_dest(math_dst(f, idst, "transpose_wh_dest"), !dest16(f), is_32bit);
 }
 
 void copy_dest(uint32_t idst, uint32_t odst) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
+    math_read(f, idst, "copy_dest_values");
     math_check(f, idst, "copy_dest_values");
     math_check(f, odst, "copy_dest_values");
     DstState& d = f.core->dst;
@@ -462,6 +599,8 @@ void sfpu_binary_int(uint32_t op, uint32_t fmt, uint32_t a, uint32_t b, uint32_t
     const DataFormat df = DataFormat(fmt);
     if (dest16(f) && df != DataFormat::UInt16) [[unlikely]]
         sfpu_int_dest16_fault(op, df);
+    math_read(f, a, "SFPU integer op");
+    math_read(f, b, "SFPU integer op");
     math_check(f, a, "SFPU integer op");
     math_check(f, b, "SFPU integer op");
     math_check(f, out, "SFPU integer op");
@@ -490,6 +629,7 @@ void sfpu_fill(uint32_t idst, uint32_t bits, bool is_float) {
 void sfpu_typecast(uint32_t idst, uint32_t in_fmt, uint32_t out_fmt) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
+    math_read(f, idst, "typecast_tile");
     tile::typecast(DataFormat(in_fmt), DataFormat(out_fmt), math_dst(f, idst, "typecast_tile"));
 }
 
@@ -517,12 +657,23 @@ std::string pack_call(uint32_t idst, uint32_t cb_id) {
     kernel_fault(pack_call(idst, cb_id) + ": packs into a CB whose producer is " + proc_name(Proc(cb.producer)));
 }
 
+// A CB packed in another format than the packer is configured for (tt-metal: the packer writes
+// the format of the CB given to the last hw-configuring init or pack_reconfig_data_format).
+[[noreturn]] ZYX_EMU_COLD void pack_format_fault(const RoleConfig& c, uint32_t idst, uint32_t cb_id, DataFormat fmt) {
+    kernel_fault(pack_call(idst, cb_id) + ": cb " + std::to_string(cb_id) + " holds " + std::string(data_format_name(fmt)) +
+                 " tiles but the packer is configured for " + std::string(data_format_name(DataFormat(c.pack_fmt))) + " (cb " +
+                 std::to_string(c.pack_fmt_cb) + ", by the last hw-configuring init or pack_reconfig_data_format); " +
+                 "missing pack_reconfig_data_format(" + std::to_string(cb_id) + ")");
+}
+
 void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_order) {
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
     DstState& d = f.core->dst;
     if (d.state[d.pack_sec] != DstState::Packing || idst >= d.capacity) [[unlikely]]
         pack_dst_fault(d, idst, cb_id);
+    if (!(d.written[d.pack_sec] >> idst & 1)) [[unlikely]]
+        unwritten_dst_fault(d, d.pack_sec, idst, pack_call(idst, cb_id).c_str(), "tile_regs_acquire (by MATH)");
     CbState& cb = cb_checked(f, int32_t(cb_id), "pack_tile");
     if (cb.producer != int8_t(f.proc)) {
         if (cb.producer >= 0) pack_producer_fault(cb, idst, cb_id);
@@ -531,6 +682,9 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
     uint32_t k = out_of_order ? out_index : cb.packed;
     if (k >= cb.reserved || cb.page_bytes < cb.tile_bytes) [[unlikely]]
         pack_cb_fault(cb, idst, cb_id, k);
+    if (const RoleConfig& c = f.core->cfg[int(Proc::Pack)]; c.pack_fmt >= 0 && c.pack_fmt != int32_t(cb.format))
+        [[unlikely]]
+        pack_format_fault(c, idst, cb_id, cb.format);
     void* l1 = reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes));
     const uint32_t bit = 1u << idst;
     if (d.pending[d.pack_sec] & bit)  // DST keeps its unrounded values; L1 gets the rounded ones
@@ -601,9 +755,19 @@ void pack_rows(uint32_t idst, uint32_t cb_id, uint32_t page, uint32_t full, uint
     if (sequential && col + 1 == full) cb.packed += full;
 }
 
-// The emulator unpacks and packs every tile with its own CB's format, so reconfiguration calls
-// have nothing to do (a missing reconfig is therefore not detected).
-void pack_reconfig(uint32_t) {}
-void reconfig_unpack(uint32_t, uint32_t) {}
+// Reconfiguration: the emulator unpacks and packs every tile with its own CB's format, but it
+// records what the hardware would be configured for, so that a missing reconfiguration faults
+// (unpack_format_fault, pack_format_fault).
+void pack_reconfig(uint32_t cb) {
+    Fiber& f = cur();
+    RoleConfig& c = f.core->cfg[int(f.proc)];
+    c.pack_fmt = cb_format_or_none(f, cb), c.pack_fmt_cb = int32_t(cb);
+}
+void reconfig_unpack(uint32_t cb_a, uint32_t cb_b) {
+    Fiber& f = cur();
+    RoleConfig& c = f.core->cfg[int(f.proc)];
+    if (cb_a != ~0u) set_unpack_format(f, c, 0, cb_a);
+    if (cb_b != ~0u) set_unpack_format(f, c, 1, cb_b);
+}
 
 }  // namespace zyx::emu::api

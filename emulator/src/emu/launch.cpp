@@ -161,11 +161,38 @@ void Launch::fail(ErrorStatus status, const std::string& message) {
     sched_cv.notify_all();
 }
 
+void Launch::fiber_fault(uint64_t key, ErrorStatus status, const std::string& message) {
+    {
+        std::lock_guard<std::mutex> lock(err_mu);
+        if (key < fault_key) fault_key = key, fault = Error(status, message);
+    }
+    ZYX_LOG(emu) << "launch of program " << program_id << ": " << message;
+    // A fault is an event: the workers re-check whether anything can still run.
+    progress.fetch_add(1, std::memory_order_seq_cst);
+    std::lock_guard<std::mutex> lock(sched_mu);
+    sched_cv.notify_all();
+}
+
+bool Launch::raise_fault() {
+    std::optional<Error> e;
+    {
+        std::lock_guard<std::mutex> lock(err_mu);
+        e = fault;
+    }
+    if (!e) return false;
+    fail(e->status(), e->message());
+    return true;
+}
+
+namespace {
+uint64_t fault_key_of(const Fiber& f) { return uint64_t(f.core->index) * kProcs + uint64_t(f.proc); }
+}  // namespace
+
 void kernel_fault(const std::string& what, ErrorStatus status) {
     Fiber* f = tl_fiber;
     Launch* L = tl_launch;
     if (!f || !L) throw Error(status, what);
-    L->fail(status, fiber_label(*f) + ": " + what);
+    L->fiber_fault(fault_key_of(*f), status, fiber_label(*f) + ": " + what);
     throw KernelAbort{};
 }
 
@@ -352,8 +379,10 @@ void fiber_body(Fiber& f) {
                          " operand tiles unpacked by UNPACK but never used by MATH");
     } catch (const KernelAbort&) {
     } catch (const ctx::detail::forced_unwind&) { throw; } catch (const Error& e) {
-        L.fail(e.status(), fiber_label(f) + ": " + e.message());
-    } catch (const std::exception& e) { L.fail(ErrorStatus::Internal, fiber_label(f) + ": " + e.what()); }
+        L.fiber_fault(fault_key_of(f), e.status(), fiber_label(f) + ": " + e.message());
+    } catch (const std::exception& e) {
+        L.fiber_fault(fault_key_of(f), ErrorStatus::Internal, fiber_label(f) + ": " + e.what());
+    }
     f.finished = true;
 }
 
@@ -377,7 +406,7 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
         std::ostringstream os;
         if (t_fault_signal == SIGABRT) {
             os << fiber_label(f) << ": called abort() (SIGABRT; abort, std::terminate or a failed check in a library)";
-            L.fail(ErrorStatus::KernelFault, os.str());
+            L.fiber_fault(fault_key_of(f), ErrorStatus::KernelFault, os.str());
             tl_fiber = nullptr;
             return false;
         }
@@ -393,7 +422,7 @@ bool resume(Fiber& f, sigjmp_buf& jb) {
         else if (t_fault_addr >= lo - kGuard && t_fault_addr < lo)
             os << " (stack overflow: the emulator gives each processor " << std::dec << kFiberStack / 1024
                << " KiB of stack)";
-        L.fail(ErrorStatus::KernelFault, os.str());
+        L.fiber_fault(fault_key_of(f), ErrorStatus::KernelFault, os.str());
         tl_fiber = nullptr;
         return false;
     }
@@ -555,7 +584,8 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         if (stuck == L.live_workers && !L.deadlock) {
             L.deadlock = true;
             lock.unlock();
-            L.fail(ErrorStatus::Deadlock, deadlock_report(L));
+            // Blocked after a fault: the fault is the error (its partners wait for it), not a deadlock.
+            if (!L.raise_fault()) L.fail(ErrorStatus::Deadlock, deadlock_report(L));
             lock.lock();
         } else {
             L.sched_cv.wait(lock, [&] { return L.progress.load() != seen || L.aborted.load() || L.deadlock; });
@@ -752,6 +782,7 @@ void finish_launch(Launch& L) {
     ZYX_LOG(emu) << "launch of program " << L.program_id << " done in " << trace_now_us_of(L) << " us (worker CPU time "
                  << L.cpu_ns.load() / 1000 << " us): " << L.resumes.load() << " fiber resumes, " << L.passes.load()
                  << " scheduler passes, " << L.idle_waits.load() << " idle waits";
+    if (!L.error) L.raise_fault();
     if (!L.error) check_dram_races(L);
     if (!L.error) {
         // Program end: every page pushed into a CB must have been popped.

@@ -81,15 +81,19 @@ inline void init(uint32_t op, uint32_t a, uint32_t b, int32_t out, uint32_t flag
 }  // namespace zyx_emu_c
 
 // ---- start-up and the older "common" inits -----------------------------------------------------
+// compute_kernel_hw_startup and binary_op_init_common configure the data formats, the packer and
+// DST sync, but no FPU operation (tt-metal api/compute/compute_kernel_hw_startup.h,
+// eltwise_binary.h: "followed by the specific init"): the op's own init must still follow.
+// unary_op_init_common (and init_sfpu) also initialise the datacopy, so copy_tile may follow it.
 ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
-    zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb0, icb1, int32_t(ocb));
+    zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb0, icb1, int32_t(ocb), ZYX_EMU_INIT_HW_ONLY | ZYX_EMU_INIT_HW_CONFIG);
 }
 ALWI void compute_kernel_hw_startup(uint32_t icb, uint32_t ocb) { compute_kernel_hw_startup(icb, icb, ocb); }
 ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
-    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb));
+    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb), ZYX_EMU_INIT_HW_ONLY | ZYX_EMU_INIT_HW_CONFIG);
 }
 ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb = 16) {
-    zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb, icb, int32_t(ocb));
+    zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb, icb, int32_t(ocb), ZYX_EMU_INIT_HW_CONFIG);
 }
 ALWI void init_sfpu(uint32_t icb, uint32_t ocb) { unary_op_init_common(icb, ocb); }
 
@@ -123,6 +127,7 @@ ALWI void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0, boo
 }
 ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cbid, uint32_t transpose = 0) {
     (void)old_cbid;
+    ZYX_EMU.reconfig_unpack(new_cbid, ~0u);
     copy_tile_to_dst_init_short(new_cbid, transpose);
 }
 // The paired init of copy_tile (tt-metal api/compute/tile_move_copy.h; call_line is tt-metal's
@@ -197,7 +202,8 @@ ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itil
 // ---- broadcasts (bcast.h): B's row 0 (ROW), column 0 (COL) or [0][0] (SCALAR) ------------------
 template <EltwiseBinaryType op, BroadcastType bc>
 ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
-    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb), zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
+    zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb),
+                    zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4 | ZYX_EMU_INIT_HW_CONFIG);
 }
 // bcast_row_idx picks the row of B that a ROW broadcast repeats (tt-metal; other broadcasts
 // ignore it). The emulator broadcasts row 0 only: another row faults "Unsupported".
@@ -279,7 +285,7 @@ ZYX_EMU_BCAST_INIT(mul_tiles_bcast_scalar_init_short, ELWMUL, SCALAR)
 
 // ---- matmul (matmul.h): DST[idst] += A[in0_tile] · B[in1_tile] (B transposed when asked) -------
 ALWI void mm_init(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t out_cb_id = 16, uint32_t transpose = 0) {
-    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id), transpose);
+    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id), transpose | ZYX_EMU_INIT_HW_CONFIG);
 }
 ALWI void mm_init_short(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t transpose = 0) {
     zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, -1, transpose);
@@ -311,7 +317,8 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
 ALWI void mm_block_init(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, uint32_t out_cb_id = 16,
                         const uint32_t transpose = 0, uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1) {
     (void)ct_dim, (void)rt_dim, (void)kt_dim;
-    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id), transpose ? 1 : 0);
+    zyx_emu_c::init(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, int32_t(out_cb_id),
+                    (transpose ? 1u : 0u) | ZYX_EMU_INIT_HW_CONFIG);
 }
 ALWI void mm_block_init_short(uint32_t in0_cb_id = 0, uint32_t in1_cb_id = 1, const uint32_t transpose = 0,
                               uint32_t ct_dim = 1, uint32_t rt_dim = 1, uint32_t kt_dim = 1) {
@@ -322,6 +329,7 @@ ALWI void mm_block_init_short_with_dt(uint32_t in0_cb_id = 0, uint32_t in1_cb_id
                                       const uint32_t transpose = 0, uint32_t ct_dim = 1, uint32_t rt_dim = 1,
                                       uint32_t kt_dim = 1) {
     (void)old_in1_cb_id;
+    ZYX_EMU.reconfig_unpack(in1_cb_id, ~0u);  // matmul unpacks in1 into SrcA (tt-metal matmul.h)
     mm_block_init_short(in0_cb_id, in1_cb_id, transpose, ct_dim, rt_dim, kt_dim);
 }
 ALWI void matmul_block_init(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0, uint32_t ct_dim = 1,

@@ -30,6 +30,7 @@ ALWI void tilize_init(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t call_
 ALWI void tilize_init_short(uint32_t icb, uint32_t block, uint32_t ocb = 16) { tilize_init(icb, block, ocb); }
 ALWI void tilize_init_short_with_dt(uint32_t old_icb, uint32_t new_icb, uint32_t block, uint32_t ocb = 16) {
     (void)old_icb;
+    ZYX_EMU.reconfig_unpack(new_icb, ~0u);  // the _with_dt forms reconfigure SrcA's format
     tilize_init(new_icb, block, ocb);
 }
 // Tile t (0 ≤ t < block) is tile column input_tile_index + t of the row-major block at the front
@@ -48,7 +49,8 @@ ALWI void tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t inpu
 }
 ALWI void tilize_uninit(uint32_t icb, uint32_t ocb = 16) { (void)icb, (void)ocb; }
 ALWI void tilize_uninit_with_dt(uint32_t old_icb, uint32_t new_icb, uint32_t ocb = 16) {
-    (void)old_icb, (void)new_icb, (void)ocb;
+    (void)old_icb, (void)ocb;
+    ZYX_EMU.reconfig_unpack(new_icb, ~0u);
 }
 
 // ---- untilize.h -------------------------------------------------------------------------------
@@ -91,7 +93,7 @@ ALWI void pack_untilize_dest_init(uint32_t ocb, uint32_t face_r_dim = 16, uint32
         ZYX_EMU.kernel_fault(
             "Unsupported: pack_untilize with narrow_row, dense, row_num_datums != 32, face_r_dim != 16 "
             "or num_faces != 4");
-    zyx_emu_c::init(ZYX_EMU_FPU_COPY, 0, 0, int32_t(ocb));
+    zyx_emu_c::init(ZYX_EMU_FPU_COPY, 0, 0, int32_t(ocb), ZYX_EMU_INIT_HW_ONLY);  // the packer only
 }
 template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim>
 ALWI void pack_untilize_init(uint32_t icb, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {

@@ -306,7 +306,11 @@ void in_tile_reduce(const Plan& p, std::ostringstream& os, const std::string& in
 }  // namespace
 
 void emit_copy_tile(std::ostringstream& os, const std::string& ind, InitTracker& t, uint32_t cb, uint32_t slot) {
-    emit_init(os, ind, t, "copy_tile_to_dst_init_short(" + std::to_string(cb) + ");");
+    // copy_tile_to_dst_init_short keeps the unpacker's SrcA format (tt-metal api/compute/
+    // tile_move_copy.h; only the _with_dt form reconfigures it), which is that of the CB the last
+    // init named: streams of other formats need the reconfiguration.
+    const std::string c = std::to_string(cb);
+    emit_init(os, ind, t, "reconfig_data_format_srca(" + c + ");\n" + ind + "copy_tile_to_dst_init_short(" + c + ");");
     os << ind << "copy_tile(" << cb << ", 0, " << slot << ");\n";
 }
 
@@ -416,8 +420,11 @@ std::string compute_source(const Plan& p) {
         std::vector<uint32_t> cbs = {a.cb, b.cb};
         if (p.split_f32) cbs = {a.cb, a.lo_cb, b.cb, b.lo_cb, b.lo2_cb};
         for (uint32_t c : cbs) os << I3 << "cb_wait_front(" << c << ", 1);\n";
+        // matmul unpacks in1 into SrcA and in0 into SrcB (tt-metal api/compute/matmul.h); an
+        // epilogue's copy_tile or another product's CBs may have left other formats there.
         for (auto [x, y] : products)
-            os << I3 << "mm_init_short(" << x << ", " << y << ", " << tb << ");\n"
+            os << I3 << "reconfig_data_format(" << y << ", " << x << ");\n"
+               << I3 << "mm_init_short(" << x << ", " << y << ", " << tb << ");\n"
                << I3 << "matmul_tiles(" << x << ", " << y << ", 0, 0, " << acc << ");\n";
         for (uint32_t c : cbs) os << I3 << "cb_pop_front(" << c << ", 1);\n";
         os << I2 << "}\n";
