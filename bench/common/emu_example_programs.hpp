@@ -1,5 +1,5 @@
 // The hand-written example programs the emulator benchmarks measure against (examples/05's
-// multi-core matmul, examples/02's eltwise add), run on a fresh emulated Wormhole n150 over its
+// multi-core matmul, examples/08's multicast block matmul, examples/02's eltwise add), run on a fresh emulated Wormhole n150 over its
 // whole grid: bench/emulator (against OpenBLAS and memcpy) and bench/tt (the code generator's
 // programs against these) share them.
 #pragma once
@@ -12,6 +12,7 @@
 #include <functional>
 #include <vector>
 
+#include "../../examples/08_matmul_block_mcast/mcast_matmul.hpp"
 #include "example_util.hpp"
 
 namespace bench {
@@ -58,7 +59,7 @@ inline double example_matmul_seconds(uint32_t M, uint32_t K, uint32_t N) {
     dev.buffer_write(A.id, at.data(), at.size() * 2);
     dev.buffer_write(B.id, bt.data(), bt.size() * 2);
     ProgramSpec ps;
-    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 2, grid});
+    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 2, grid, {}, {}});
     std::vector<uint32_t> rct = dev.tensor_accessor_args(A.id), bct = dev.tensor_accessor_args(B.id);
     rct.insert(rct.end(), bct.begin(), bct.end());
     KernelSpec comp = kernel("compute_matmul.cpp", KernelKind::Compute, grid);
@@ -82,6 +83,34 @@ inline double example_matmul_seconds(uint32_t M, uint32_t K, uint32_t N) {
     return best_of(reps(), launch);
 }
 
+// Seconds of one launch of example 08's program: bf16 C = A·B, M×K×N, matmul_block with A bands
+// multicast along grid rows and B bands down grid columns, fp32 accumulation, whole grid (best of
+// reps(), warm). `cpu`: when given, the process CPU seconds per launch (mean over the timed
+// launches).
+inline double example_matmul_block_mcast_seconds(uint32_t M, uint32_t K, uint32_t N, double* cpu = nullptr) {
+    using namespace example;
+    const uint32_t tile = 2048;
+    Device dev(preset("wormhole-n150"));
+    std::vector<float> a(size_t(M) * K), b(size_t(K) * N);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 17) - 8) / 8;
+    for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i % 13) - 6) / 8;
+    Buffer A = dev.buffer_create(size_t(M) * K * 2, tile), B = dev.buffer_create(size_t(K) * N * 2, tile),
+           C = dev.buffer_create(size_t(M) * N * 2, tile);
+    auto at = tilize(a, M, K), bt = tilize(b, K, N);
+    dev.buffer_write(A.id, at.data(), at.size() * 2);
+    dev.buffer_write(B.id, bt.data(), bt.size() * 2);
+    ProgramId p = build_mcast_matmul(dev, M, K, N, A, B, C);
+    auto launch = [&] {
+        dev.program_launch(p);
+        dev.wait();
+    };
+    launch();  // warm: first touch of L1, DRAM and fiber stacks
+    const double cpu0 = process_cpu_seconds();
+    const double best = best_of(reps(), launch);
+    if (cpu) *cpu = (process_cpu_seconds() - cpu0) / std::max(1, reps());
+    return best;
+}
+
 // Seconds of one launch of the example eltwise add program: bf16 c = a + b over n_tiles tiles
 // per operand, split over the whole grid (best of reps(), warm). `cpu`: when given, the process
 // CPU seconds per launch (mean over the timed launches).
@@ -98,7 +127,7 @@ inline double example_eltwise_add_seconds(uint32_t n_tiles, double* cpu = nullpt
     dev.buffer_write(A.id, host.data(), host.size() * 2);
     dev.buffer_write(B.id, host.data(), host.size() * 2);
     ProgramSpec ps;
-    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 4, grid});
+    for (uint32_t cb : {0u, 1u, 16u}) ps.cbs.push_back({cb, DataFormat::Float16_b, tile, 4, grid, {}, {}});
     std::vector<uint32_t> rct = dev.tensor_accessor_args(A.id), bct = dev.tensor_accessor_args(B.id);
     rct.insert(rct.end(), bct.begin(), bct.end());
     KernelSpec comp;

@@ -1,5 +1,6 @@
 // Emulator benchmarks, each beside a baseline measured in the same run:
 //   matmul   emulated bf16 C = A·B, 1024x1024x1024, whole Wormhole grid  vs  cblas_sgemm (fp32)
+//   matmul_mcast  the same with example 08's program (matmul_block, 2D multicast)  vs  cblas_sgemm
 //   eltwise  emulated bf16 c = a + b, 32 MiB per operand, whole grid     vs  memcpy (64 MiB)
 //   compile  cold compile of one kernel (fresh cache dir), and a cache hit
 // Goals (issue 2): matmul >= 0.3x sgemm, eltwise >= 0.3x memcpy bandwidth, cold compile
@@ -47,6 +48,31 @@ void bench_matmul() {
     std::printf("                OpenBLAS sgemm (fp32):    %8.2f ms  %7.1f GFLOP/s\n", t_blas * 1e3,
                 flops / t_blas * 1e-9);
     std::printf("                ratio emulated/sgemm: %.3f  (goal >= 0.3)\n", t_blas / t_emu);
+}
+
+// Example 08's program (matmul_block, A and B bands multicast over the grid) on the same sizes.
+void bench_matmul_mcast() {
+    const uint32_t M = 1024, K = 1024, N = 1024;
+    double cpu = 0;
+    double t_emu = bench::example_matmul_block_mcast_seconds(M, K, N, &cpu);
+    std::vector<float> a(size_t(M) * K), b(size_t(K) * N);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 17) - 8) / 8, b[i] = float(int(i % 13) - 6) / 8;
+    std::vector<float> fc(size_t(M) * N);
+    openblas_set_num_threads(int(std::max(1u, std::thread::hardware_concurrency())));
+    auto sgemm = [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(M), int(N), int(K), 1.0f, a.data(), int(K), b.data(),
+                    int(N), 0.0f, fc.data(), int(N));
+    };
+    sgemm();
+    double t_blas = best_of(3, sgemm);
+    openblas_set_num_threads(1);
+    double flops = 2.0 * M * N * K;
+    std::printf("matmul_mcast    emulated bf16 matmul_block + 2D multicast (64 cores): %8.2f ms  %7.1f GFLOP/s"
+                "  (CPU %.1f ms per launch)\n",
+                t_emu * 1e3, flops / t_emu * 1e-9, cpu * 1e3);
+    std::printf("                OpenBLAS sgemm (fp32):    %8.2f ms  %7.1f GFLOP/s\n", t_blas * 1e3,
+                flops / t_blas * 1e-9);
+    std::printf("                ratio emulated/sgemm: %.3f  (goal >= 0.7)\n", t_blas / t_emu);
 }
 
 void bench_eltwise() {
@@ -126,6 +152,7 @@ int main(int argc, char** argv) {
         if (want("compile")) bench_compile();
         if (want("eltwise")) bench_eltwise();
         if (want("matmul")) bench_matmul();
+        if (want("matmul_mcast")) bench_matmul_mcast();
         return 0;
     });
 }
