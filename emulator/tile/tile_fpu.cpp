@@ -155,6 +155,28 @@ void check_fidelity(const char* fn, MathFidelity f) {
 
 // ---- eltwise ---------------------------------------------------------------------------------
 
+void broadcast(Broadcast bcast, const float* src, float* dst) {
+    alignas(64) float t[kTileElems];
+    switch (bcast) {
+        case Broadcast::None: std::memmove(dst, src, kTileElems * sizeof(float)); return;
+        case Broadcast::Row:
+            for (uint32_t r = 0; r < kTileDim; ++r)
+                for (uint32_t c = 0; c < kTileDim; ++c) t[r * kTileDim + c] = src[c];
+            break;
+        case Broadcast::Col:
+            for (uint32_t r = 0; r < kTileDim; ++r)
+                for (uint32_t c = 0; c < kTileDim; ++c) t[r * kTileDim + c] = src[r * kTileDim];
+            break;
+        case Broadcast::Scalar:
+            for (uint32_t i = 0; i < kTileElems; ++i) t[i] = src[0];
+            break;
+        default:
+            throw Error(ErrorStatus::InvalidArgument,
+                        "tile::broadcast: unknown broadcast " + std::to_string(unsigned(bcast)));
+    }
+    std::memcpy(dst, t, sizeof t);
+}
+
 void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst, bool acc_to_dest,
                     MathFidelity fidelity) {
     check_fidelity("eltwise_binary", fidelity);

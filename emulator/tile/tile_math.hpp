@@ -92,6 +92,10 @@ enum class Broadcast : uint8_t { None, Row, Col, Scalar };
 void eltwise_binary(EltwiseOp op, Broadcast bcast, const float* a, const float* b, float* dst, bool acc_to_dest,
                     MathFidelity fidelity);
 
+// dst = bcast(src): the datacopy of unary_bcast (bcast.h), src's row 0 (Row), column 0 (Col) or
+// [0][0] (Scalar) repeated over the tile; None copies. Values move unchanged. dst may alias src.
+void broadcast(Broadcast bcast, const float* src, float* dst);
+
 // dst += a · (transpose_b ? bᵀ : b). The hot path of emulated matmul: keep it fast.
 // a is in0 (SrcB on silicon), b is in1 (SrcA); fidelity truncates their mantissas as the
 // multiplier's phases do (docs/numerics.md §5). dst must not alias a or b.
@@ -186,6 +190,9 @@ enum class SfpuUnary : uint8_t {
     MulScalar,
     DivScalar,
     RsubScalar,
+    // exp_tile<approx, scale_en = true>(idst, mode, scale): exp(x · param), param the scale as f32
+    // bits (the kernel's bf16 scale widened)
+    ExpScaled,
 };
 // In-place on one DST tile. `param` is the op's argument as the kernel API passes it, as raw f32
 // bits: the exponent for Power, the threshold for ReluMax/ReluMin, the slope for LeakyRelu/Elu,

@@ -637,6 +637,10 @@ void sfpu_unary(SfpuUnary op, float* t, uint32_t param, bool approx) {
         case SfpuUnary::RsubScalar: binary_impl(SfpuBinary::Rsub, TileArg{t}, ScalarArg{p}, t); return;
         case SfpuUnary::MulScalar:
         case SfpuUnary::DivScalar: binary_impl(SfpuBinary::Mul, TileArg{t}, ScalarArg{p}, t); return;
+        case SfpuUnary::ExpScaled:  // the product stays in the SFPU's fp32 register: no store between
+            binary_impl(SfpuBinary::Mul, TileArg{t}, ScalarArg{p}, t);
+            map_flushed(t, [](float x) { return expf(x); });
+            return;
     }
     throw Error(ErrorStatus::Unsupported,
                 "Unsupported: tile::sfpu_unary: op " + std::to_string(unsigned(op)) + " is not an SfpuUnary value");

@@ -336,13 +336,15 @@ TEST(EmuTtCompat, BroadcastRowsTakeTheTrailingRowIndex) {
         }
 }
 
-TEST(EmuTtCompat, BroadcastOfAnotherRowIsUnsupported) {
+// Rows 1 … 31 are broadcast as tt-metal does (EmuKernelApiMore.RowBroadcastOfRowIdx); a row past
+// the tile is a fault naming the argument and the kernel.
+TEST(EmuTtCompat, BroadcastOfARowPastTheTileIsAFault) {
     std::vector<float> a(kTileElems, 1.0f), b(kTileElems, 2.0f);
-    auto r = run_compute("bcast_row_3", kBcastRows, a, b, 4, {3});
+    auto r = run_compute("bcast_row_32", kBcastRows, a, b, 4, {32});
     ASSERT_TRUE(r.err);
-    EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported) << r.err->what();
-    EXPECT_TRUE(contains(r.err->what(), "bcast_row_idx")) << r.err->what();
-    EXPECT_TRUE(contains(r.err->what(), "bcast_row_3")) << r.err->what();
+    EXPECT_EQ(r.err->status(), ErrorStatus::KernelFault) << r.err->what();
+    EXPECT_TRUE(contains(r.err->what(), "bcast_row_idx > 31")) << r.err->what();
+    EXPECT_TRUE(contains(r.err->what(), "bcast_row_32")) << r.err->what();
 }
 
 // ---- data movement: tt_l1_ptr, ASSERT, WAYPOINT at both include paths, get_semaphore<TENSIX> ------

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 6
+#define ZYX_EMU_ABI_VERSION 7
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -26,7 +26,17 @@
 #define ZYX_EMU_FPU_REDUCE 3     // reduce_tile; flags = pool | dim << 4
 #define ZYX_EMU_FPU_TRANSPOSE 4  // transpose_wh_tile
 #define ZYX_EMU_FPU_TILIZE 5     // tilize_block: tile_a = tile column of a row-major block, flags = its width in tiles
-#define ZYX_EMU_FPU_COUNT 6
+// binary_dest_reuse_tiles: DST[idst] moves to SrcA (reuse 1) or SrcB (reuse 2), the CB tile to the
+// other source; DST[idst] = SrcA op SrcB. flags = op | reuse << 4
+#define ZYX_EMU_FPU_DEST_REUSE 6
+#define ZYX_EMU_FPU_UNARY_BCAST 7  // unary_bcast: DST = the CB tile broadcast; flags = bcast (0 none … 3 scalar)
+#define ZYX_EMU_FPU_COUNT 8
+// fpu_init op codes that configure the packer only (the table has no entry of their own):
+// flags = pack_relu_config's config word (bits 1:0 ReluType) / pack_reconfig_l1_acc's flag.
+#define ZYX_EMU_PACK_RELU_CONFIG 0x100u
+#define ZYX_EMU_PACK_L1_ACC 0x101u
+// ZYX_EMU_FPU_ELTWISE flags bits 8..12: the row of B a ROW broadcast repeats (bcast_row_idx).
+#define ZYX_EMU_ELT_ROW_SHIFT 8
 // fpu_init flag: the init configures formats (and the packer) only, not an FPU operation
 // (compute_kernel_hw_startup, binary_op_init_common, pack_untilize_dest_init).
 #define ZYX_EMU_INIT_HW_ONLY 0x10000u

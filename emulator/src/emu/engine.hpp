@@ -135,6 +135,10 @@ struct RoleConfig {
     // reconfig_data_format / pack_reconfig_data_format set them.
     int32_t unpack_fmt[2] = {-1, -1}, unpack_cb[2] = {-1, -1};
     int32_t pack_fmt = -1, pack_fmt_cb = -1;
+    // Packer modes (PACK's copy): ReLU on pack (pack_relu_config, ReluType: 0 none, 1 ZERO_RELU)
+    // and accumulation into L1 (pack_reconfig_l1_acc).
+    uint32_t pack_relu = 0;
+    bool pack_l1_acc = false;
 };
 
 struct Wait {

@@ -12,7 +12,8 @@ namespace {
 Fiber& cur() { return *current_fiber(); }
 
 static_assert(uint32_t(tile::SfpuUnary::PowerIterative) == 34 && uint32_t(tile::SfpuUnary::Round) == 47 &&
-                  uint32_t(tile::SfpuUnary::AddScalar) == 48 && uint32_t(tile::SfpuUnary::RsubScalar) == 52,
+                  uint32_t(tile::SfpuUnary::AddScalar) == 48 && uint32_t(tile::SfpuUnary::RsubScalar) == 52 &&
+                  uint32_t(tile::SfpuUnary::ExpScaled) == 53,
               "kernel API SFPU op codes out of step with tile_math.hpp");
 static_assert(uint32_t(tile::SfpuBinary::Ge) == 13 && uint32_t(tile::SfpuBinary::Remainder) == 15,
               "kernel API SFPU op codes out of step with tile_math.hpp");
@@ -26,8 +27,9 @@ static_assert(uint32_t(tile::PoolType::Max) == 2 && uint32_t(tile::PoolType::Min
               "reduce op codes (tt-metal's PoolType and ReduceDim values)");
 
 const char* fpu_name(uint32_t op) {
-    static const char* n[] = {"copy_tile",   "add/sub/mul_tiles", "matmul_tiles",
-                              "reduce_tile", "transpose_wh_tile", "tilize_block"};
+    static const char* n[] = {
+        "copy_tile",    "add/sub/mul_tiles",       "matmul_tiles", "reduce_tile", "transpose_wh_tile",
+        "tilize_block", "binary_dest_reuse_tiles", "unary_bcast"};
     return op < ZYX_EMU_FPU_COUNT ? n[op] : "?";
 }
 
@@ -204,6 +206,13 @@ void set_unpack_format(Fiber& f, RoleConfig& c, int src, uint32_t cb) {
 void fpu_init(uint32_t op, uint32_t cb_a, uint32_t cb_b, int32_t cb_out, uint32_t flags, bool acc_to_dest) {
     Fiber& f = cur();
     RoleConfig& c = f.core->cfg[int(f.proc)];
+    if (op == ZYX_EMU_PACK_RELU_CONFIG || op == ZYX_EMU_PACK_L1_ACC) {  // packer modes only
+        if (op == ZYX_EMU_PACK_RELU_CONFIG)
+            c.pack_relu = flags & 3;
+        else
+            c.pack_l1_acc = flags != 0;
+        return;
+    }
     if (cb_out >= 0) c.pack_cb = cb_out;
     if (flags & ZYX_EMU_INIT_HW_CONFIG) {
         // matmul unpacks in1 into SrcA and in0 into SrcB (tt-metal's mm_init configures the
@@ -217,6 +226,8 @@ void fpu_init(uint32_t op, uint32_t cb_a, uint32_t cb_b, int32_t cb_out, uint32_
     if (flags & ZYX_EMU_INIT_HW_ONLY) return;
     switch (op) {
         case ZYX_EMU_FPU_ELTWISE: c.elt_flags = flags, c.acc_to_dest = acc_to_dest; break;
+        case ZYX_EMU_FPU_DEST_REUSE:
+        case ZYX_EMU_FPU_UNARY_BCAST: c.elt_flags = flags; break;
         case ZYX_EMU_FPU_MATMUL: c.mm_transpose = flags; break;
         case ZYX_EMU_FPU_REDUCE: c.reduce_flags = flags; break;
         case ZYX_EMU_FPU_COUNT: return;  // reduce_uninit
@@ -232,6 +243,15 @@ std::string fpu_call_name(uint32_t op, uint32_t flags) {
         static const char* ops[] = {"add", "sub", "mul"};
         static const char* bc[] = {"", "_bcast_rows", "_bcast_cols", "_bcast_scalar"};
         return std::string((flags & 15) < 3 ? ops[flags & 15] : "?") + "_tiles" + bc[(flags >> 4) & 3];
+    }
+    if (op == ZYX_EMU_FPU_DEST_REUSE) {
+        static const char* ops[] = {"ELWADD", "ELWSUB", "ELWMUL"};
+        return std::string("binary_dest_reuse_tiles<") + ((flags & 15) < 3 ? ops[flags & 15] : "?") +
+            ((flags >> 4) == 1 ? ", DEST_TO_SRCA>" : ", DEST_TO_SRCB>");
+    }
+    if (op == ZYX_EMU_FPU_UNARY_BCAST) {
+        static const char* bc[] = {"NONE", "ROW", "COL", "SCALAR"};
+        return std::string("unary_bcast<BroadcastType::") + bc[flags & 3] + ">";
     }
     if (op == ZYX_EMU_FPU_REDUCE) {
         static const char* pool[] = {"SUM", "AVG", "MAX", "MIN"};
@@ -254,6 +274,14 @@ std::string fpu_init_name(uint32_t op, uint32_t flags) {
         case ZYX_EMU_FPU_REDUCE: return "reduce_init<" + fpu_call_name(op, flags).substr(12);
         case ZYX_EMU_FPU_TRANSPOSE: return "transpose_wh_init / transpose_wh_init_short";
         case ZYX_EMU_FPU_TILIZE: return "tilize_init";
+        case ZYX_EMU_FPU_DEST_REUSE: {
+            const std::string n = fpu_call_name(op, flags);
+            return "binary_dest_reuse_tiles_init" + n.substr(n.find('<'));
+        }
+        case ZYX_EMU_FPU_UNARY_BCAST: {
+            const std::string n = fpu_call_name(op, flags);
+            return "unary_bcast_init" + n.substr(n.find('<'));
+        }
         default: return "?";
     }
 }
@@ -266,9 +294,9 @@ std::string fpu_init_name(uint32_t op, uint32_t flags) {
     if (op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE)
         call += ", cb " + std::to_string(cb_b);
     call += ")";
-    const uint32_t have_flags = cfg.fpu_op == ZYX_EMU_FPU_ELTWISE ? cfg.elt_flags
-        : cfg.fpu_op == ZYX_EMU_FPU_REDUCE                         ? cfg.reduce_flags
-                                                                   : 0;
+    const bool elt_like = cfg.fpu_op == ZYX_EMU_FPU_ELTWISE || cfg.fpu_op == ZYX_EMU_FPU_DEST_REUSE ||
+        cfg.fpu_op == ZYX_EMU_FPU_UNARY_BCAST;
+    const uint32_t have_flags = elt_like ? cfg.elt_flags : cfg.fpu_op == ZYX_EMU_FPU_REDUCE ? cfg.reduce_flags : 0;
     std::string why = cfg.fpu_op == RoleConfig::kNoOp
         ? "no init has configured the unpacker and FPU for it (compute_kernel_hw_startup and "
           "binary_op_init_common configure data formats only)"
@@ -377,7 +405,13 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         const CbState* b = two ? &unpack_source(f, cb_b, tile_b, api) : nullptr;
         {
             const RoleConfig& c = core.cfg[int(Proc::Unpack)];
-            const int sa = op == ZYX_EMU_FPU_MATMUL ? 1 : 0;  // the unpacker reading operand A
+            // The unpacker reading operand A: SrcB for matmul (in0), for binary_dest_reuse_tiles with
+            // DEST_TO_SRCA (DST takes SrcA) and for a broadcasting unary_bcast (tt-metal's unpack_A
+            // with a broadcast fills SrcB).
+            const int sa = op == ZYX_EMU_FPU_MATMUL || (op == ZYX_EMU_FPU_DEST_REUSE && (flags >> 4) == 1) ||
+                    (op == ZYX_EMU_FPU_UNARY_BCAST && flags != 0)
+                ? 1
+                : 0;
             if (c.unpack_fmt[sa] >= 0 && c.unpack_fmt[sa] != int32_t(a.format)) [[unlikely]]
                 unpack_format_fault(c, sa, op, flags, cb_a, cb_b, cb_a, a.format);
             if (b && c.unpack_fmt[1 - sa] >= 0 && c.unpack_fmt[1 - sa] != int32_t(b->format)) [[unlikely]]
@@ -388,8 +422,10 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = a.format, s.has_b = two;
         // copy_tile unpacks to DST; the other ops, and untilize_block's copy (flags 1), go
         // through SrcA / SrcB, which hold a Float32 CB's data as TF32.
+        // unary_bcast<NONE> is a datacopy to DST as copy_tile is.
+        const bool to_dest = (op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_UNARY_BCAST) && flags == 0;
         tile::unpack_tile(a.format, reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + tile_a * a.page_bytes)), s.a,
-                          op != ZYX_EMU_FPU_COPY || flags != 0);
+                          !to_dest);
         if (b)
             tile::unpack_tile(b->format, reinterpret_cast<const void*>(uintptr_t(b->rd_ptr + tile_b * b->page_bytes)),
                               s.b, true);
@@ -403,12 +439,17 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     bool dst_cleared = idst < 32 && !(core.dst.written[core.dst.math_sec] & (1u << idst));
     const RoleConfig& cfg = core.cfg[int(Proc::Math)];
     // The FPU must be configured for this op (and, for eltwise and reduce, this variant).
-    if (cfg.fpu_op != op || (op == ZYX_EMU_FPU_ELTWISE && cfg.elt_flags != flags) ||
+    const uint32_t elt_flags = op == ZYX_EMU_FPU_ELTWISE ? flags & 0xffu : flags;  // without bcast_row_idx
+    if (cfg.fpu_op != op ||
+        ((op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_DEST_REUSE || op == ZYX_EMU_FPU_UNARY_BCAST) &&
+         cfg.elt_flags != elt_flags) ||
         (op == ZYX_EMU_FPU_REDUCE && cfg.reduce_flags != flags)) [[unlikely]]
-        missing_init_fault(cfg, op, flags, cb_a, cb_b);
+        missing_init_fault(cfg, op, elt_flags, cb_a, cb_b);
+    // binary_dest_reuse_tiles reads its DST tile: it must have been written since the acquire.
+    if (op == ZYX_EMU_FPU_DEST_REUSE) math_read(f, idst, "binary_dest_reuse_tiles");
     // copy_tile, transpose and eltwise without accumulation replace the whole DST tile.
     bool overwrite = op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_TILIZE || op == ZYX_EMU_FPU_TRANSPOSE ||
-        (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
+        op == ZYX_EMU_FPU_UNARY_BCAST || (op == ZYX_EMU_FPU_ELTWISE && !cfg.acc_to_dest);
     float* dst = math_dst(f, idst, api, overwrite);
     if (q.count == 0) block_on(f, Wait::OperandPop);
     Operand& s = q.slots[q.head];
@@ -418,10 +459,35 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
     switch (op) {
         case ZYX_EMU_FPU_COPY:
         case ZYX_EMU_FPU_TILIZE: std::memcpy(dst, s.a, sizeof s.a); break;
-        case ZYX_EMU_FPU_ELTWISE:
+        case ZYX_EMU_FPU_ELTWISE: {
+            // A ROW broadcast of row r (bcast_row_idx, tt-metal bcast.h) repeats B's row r.
+            const uint32_t row = (flags >> ZYX_EMU_ELT_ROW_SHIFT) & 31;
+            if (row != 0) std::memcpy(s.b, s.b + row * 32, 32 * sizeof(float));
             tile::eltwise_binary(tile::EltwiseOp(flags & 15), tile::Broadcast((flags >> 4) & 15), s.a, s.b, dst,
                                  cfg.acc_to_dest, fid);
             break;
+        }
+        case ZYX_EMU_FPU_DEST_REUSE: {
+            // DST[idst] moves into SrcA (DEST_TO_SRCA) or SrcB (DEST_TO_SRCB), the CB tile (s.a) fills
+            // the other source; a 32-bit DST word loses its low 13 mantissa bits there (TF32, as an
+            // unpacked Float32 CB does: docs/numerics.md). The result replaces DST[idst].
+            alignas(64) float moved[1024];
+            if (dest16(f)) {
+                std::memcpy(moved, dst, sizeof moved);
+            } else {
+                for (uint32_t i = 0; i < 1024; ++i) {
+                    uint32_t u;
+                    std::memcpy(&u, dst + i, 4);
+                    u &= 0xffffe000u;
+                    std::memcpy(moved + i, &u, 4);
+                }
+            }
+            const bool dest_is_a = (flags >> 4) == 1;
+            tile::eltwise_binary(tile::EltwiseOp(flags & 15), tile::Broadcast::None, dest_is_a ? moved : s.a,
+                                 dest_is_a ? s.a : moved, dst, false, fid);
+            break;
+        }
+        case ZYX_EMU_FPU_UNARY_BCAST: tile::broadcast(tile::Broadcast(flags & 3), s.a, dst); break;
         case ZYX_EMU_FPU_MATMUL: {
             // matmul_block (flags 0x100 | transpose): tt-metal's LLK takes the transpose of the
             // init (mm_block_init); a call that asks for another one is a kernel bug.
@@ -465,7 +531,7 @@ void sfpu_init(uint32_t) {}
 void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param) {
     Fiber& f = cur();
     if (f.proc != Proc::Math) return;
-    if (op > uint32_t(tile::SfpuUnary::RsubScalar)) [[unlikely]]
+    if (op > uint32_t(tile::SfpuUnary::ExpScaled)) [[unlikely]]
         unknown_sfpu_op("unknown SFPU op", op);
     math_read(f, idst, "SFPU unary op");
     float* t = math_dst(f, idst, "SFPU unary op");
@@ -666,6 +732,36 @@ std::string pack_call(uint32_t idst, uint32_t cb_id) {
                  "missing pack_reconfig_data_format(" + std::to_string(cb_id) + ")");
 }
 
+// pack_tile with the packer's ReLU (ZERO_RELU: negative values become 0) or its accumulation
+// into L1 (the page's current values, read in the CB's format, plus the DST values, in fp32; the
+// sum is packed as pack_tile packs). The DST value is first rounded as pack_tile would (a pending
+// 16-bit result to nearest even). Both at once: the order of the two on silicon is not modelled.
+ZYX_EMU_COLD void pack_with_modes(const RoleConfig& c, DstState& d, uint32_t idst, uint32_t cb_id, DataFormat fmt,
+                                  void* l1) {
+    if (c.pack_relu && c.pack_l1_acc)
+        kernel_fault("Unsupported: " + pack_call(idst, cb_id) +
+                     " with packer ReLU and L1 accumulation both enabled (their order is not modelled)");
+    if (c.pack_l1_acc && !is_float_format(fmt))
+        kernel_fault("Unsupported: " + pack_call(idst, cb_id) + ": L1 accumulation into a " +
+                     std::string(data_format_name(fmt)) + " CB (float formats only)");
+    alignas(64) float t[1024];
+    if (d.pending[d.pack_sec] & (1u << idst)) {
+        std::memcpy(t, d.tile(d.pack_sec, idst), sizeof t);
+        tile::dest16_round(d.round_to[d.pack_sec][idst], t, Rounding::NearestEven);
+    } else {
+        std::memcpy(t, settle_dst(d, d.pack_sec, idst, false), sizeof t);
+    }
+    if (c.pack_l1_acc) {
+        alignas(64) float old[1024];
+        tile::unpack_tile(fmt, l1, old, false);
+        for (uint32_t i = 0; i < 1024; ++i) t[i] += old[i];
+    }
+    if (c.pack_relu)
+        for (float& x : t)
+            if (x < 0.0f) x = 0.0f;
+    tile::pack_tile(fmt, t, l1);
+}
+
 void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_order) {
     Fiber& f = cur();
     if (f.proc != Proc::Pack) return;
@@ -687,7 +783,9 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
         pack_format_fault(c, idst, cb_id, cb.format);
     void* l1 = reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes));
     const uint32_t bit = 1u << idst;
-    if (d.pending[d.pack_sec] & bit)  // DST keeps its unrounded values; L1 gets the rounded ones
+    if (const RoleConfig& c = f.core->cfg[int(Proc::Pack)]; c.pack_relu || c.pack_l1_acc) [[unlikely]] {
+        pack_with_modes(c, d, idst, cb_id, cb.format, l1);
+    } else if (d.pending[d.pack_sec] & bit)  // DST keeps its unrounded values; L1 gets the rounded ones
         tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven,
                                 d.tile(d.pack_sec, idst), l1);
     else

@@ -60,6 +60,12 @@ enum PoolType { SUM, AVG, MAX, MIN };
 enum DstSync { SyncHalf = 0, SyncFull = 1 };
 enum BroadcastType { NONE = 0x0, COL = 0x1, ROW = 0x2, SCALAR = 0x3 };
 enum EltwiseBinaryType { ELWMUL, ELWDIV, ELWADD, ELWSUB, ELWLESS };
+// Which source register binary_dest_reuse_tiles moves the DST tile into (tt-llk llk_defs.h).
+enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB = 2 };
+// How compute_kernel_hw_startup's (icb0, icb1) map onto (SrcA, SrcB) (tt-metal
+// api/compute/compute_kernel_hw_startup.h): Reverse puts icb0 in SrcB and icb1 in SrcA, as matmul
+// unpacks (in0 → SrcB, in1 → SrcA).
+enum class SrcOrder : uint8_t { Regular = 0, Reverse = 1 };
 // How an SFPU result is narrowed into a 16-bit DST (eltwise_binary_sfpu.h). Scoped in tt-metal.
 enum class DstRoundingMode : uint8_t { Default = 0, NearestEven = 1 };
 namespace MathFidelity {
@@ -85,8 +91,11 @@ inline void init(uint32_t op, uint32_t a, uint32_t b, int32_t out, uint32_t flag
 // DST sync, but no FPU operation (tt-metal api/compute/compute_kernel_hw_startup.h,
 // eltwise_binary.h: "followed by the specific init"): the op's own init must still follow.
 // unary_op_init_common (and init_sfpu) also initialise the datacopy, so copy_tile may follow it.
+template <SrcOrder src_order = SrcOrder::Regular>
 ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
-    zyx_emu_c::init(ZYX_EMU_FPU_COPY, icb0, icb1, int32_t(ocb), ZYX_EMU_INIT_HW_ONLY | ZYX_EMU_INIT_HW_CONFIG);
+    constexpr bool reverse = src_order == SrcOrder::Reverse;
+    zyx_emu_c::init(ZYX_EMU_FPU_COPY, reverse ? icb1 : icb0, reverse ? icb0 : icb1, int32_t(ocb),
+                    ZYX_EMU_INIT_HW_ONLY | ZYX_EMU_INIT_HW_CONFIG);
 }
 ALWI void compute_kernel_hw_startup(uint32_t icb, uint32_t ocb) { compute_kernel_hw_startup(icb, icb, ocb); }
 ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
@@ -141,12 +150,18 @@ ALWI void copy_init(uint32_t cbid, uint32_t transpose = 0, uint32_t transpose_wi
 ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
     zyx_emu_c::fpu(ZYX_EMU_FPU_COPY, in_cb_id, in_cb_id, in_tile_index, in_tile_index, dst_tile_index, 0);
 }
+// src_order as compute_kernel_hw_startup's (newer tt-metal): Reverse maps the first operand to SrcB.
+template <SrcOrder src_order = SrcOrder::Regular>
 ALWI void reconfig_data_format(uint32_t srca_new_operand, uint32_t srcb_new_operand) {
-    ZYX_EMU.reconfig_unpack(srca_new_operand, srcb_new_operand);
+    if (src_order == SrcOrder::Reverse)
+        ZYX_EMU.reconfig_unpack(srcb_new_operand, srca_new_operand);
+    else
+        ZYX_EMU.reconfig_unpack(srca_new_operand, srcb_new_operand);
 }
+template <SrcOrder src_order = SrcOrder::Regular>
 ALWI void reconfig_data_format(uint32_t srca_old, uint32_t srca_new, uint32_t srcb_old, uint32_t srcb_new) {
     (void)srca_old, (void)srcb_old;
-    ZYX_EMU.reconfig_unpack(srca_new, srcb_new);
+    reconfig_data_format<src_order>(srca_new, srcb_new);
 }
 ALWI void reconfig_data_format_srca(uint32_t srca_new_operand) { ZYX_EMU.reconfig_unpack(srca_new_operand, ~0u); }
 ALWI void reconfig_data_format_srca(uint32_t, uint32_t srca_new_operand) {
@@ -199,22 +214,65 @@ ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itil
     zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst, 2);
 }
 
+// ---- DST reuse (eltwise_binary.h): DST[dst_tile_index] = D op CB (DEST_TO_SRCA) or CB op D
+// (DEST_TO_SRCB), D the DST tile moved into that source register ------------------------------
+// The newest tt-metal adds src_b_bcast_type (a broadcast of the CB tile): only NONE is modelled.
+namespace zyx_emu_c {
+template <EltwiseBinaryType op, EltwiseBinaryReuseDestType reuse, BroadcastType bc>
+ALWI uint32_t dest_reuse_flags() {
+    static_assert(reuse != EltwiseBinaryReuseDestType::NONE,
+                  "binary_dest_reuse_tiles needs DEST_TO_SRCA or DEST_TO_SRCB");
+    static_assert(op == ELWADD || op == ELWSUB || op == ELWMUL, "binary_dest_reuse_tiles: ELWADD, ELWSUB or ELWMUL");
+    if constexpr (bc != BroadcastType::NONE)
+        ZYX_EMU.kernel_fault("Unsupported: binary_dest_reuse_tiles with a src_b_bcast_type other than NONE");
+    return elt_op(op) | uint32_t(reuse) << 4;
+}
+}  // namespace zyx_emu_c
+template <EltwiseBinaryType eltwise_binary_type = ELWADD,
+          EltwiseBinaryReuseDestType binary_reuse_dest = EltwiseBinaryReuseDestType::NONE,
+          BroadcastType src_b_bcast_type = BroadcastType::NONE>
+ALWI void binary_dest_reuse_tiles_init(uint32_t icb0, uint32_t call_line = __builtin_LINE()) {
+    (void)call_line;
+    zyx_emu_c::init(ZYX_EMU_FPU_DEST_REUSE, icb0, icb0, -1,
+                    zyx_emu_c::dest_reuse_flags<eltwise_binary_type, binary_reuse_dest, src_b_bcast_type>());
+}
+template <EltwiseBinaryType eltwise_binary_type = ELWADD,
+          EltwiseBinaryReuseDestType binary_reuse_dest = EltwiseBinaryReuseDestType::NONE,
+          BroadcastType src_b_bcast_type = BroadcastType::NONE>
+ALWI void binary_dest_reuse_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_DEST_REUSE, in_cb_id, in_cb_id, in_tile_index, in_tile_index, dst_tile_index,
+                   zyx_emu_c::dest_reuse_flags<eltwise_binary_type, binary_reuse_dest, src_b_bcast_type>());
+}
+
 // ---- broadcasts (bcast.h): B's row 0 (ROW), column 0 (COL) or [0][0] (SCALAR) ------------------
 template <EltwiseBinaryType op, BroadcastType bc>
 ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
     zyx_emu_c::init(ZYX_EMU_FPU_ELTWISE, icb0, icb1, int32_t(ocb),
                     zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4 | ZYX_EMU_INIT_HW_CONFIG);
 }
-// bcast_row_idx picks the row of B that a ROW broadcast repeats (tt-metal; other broadcasts
-// ignore it). The emulator broadcasts row 0 only: another row faults "Unsupported".
+// bcast_row_idx picks the row of B (0 … 31) that a ROW broadcast repeats (tt-metal bcast.h;
+// other broadcasts ignore it). A row beyond the tile faults.
 template <EltwiseBinaryType op, BroadcastType bc>
 ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
                           uint32_t bcast_row_idx = 0) {
-    if (bc == BroadcastType::ROW && bcast_row_idx != 0) [[unlikely]]
-        ZYX_EMU.kernel_fault(
-            "Unsupported: a ROW broadcast with bcast_row_idx != 0 (the emulator broadcasts row 0 only)");
+    if (bc == BroadcastType::ROW && bcast_row_idx > 31) [[unlikely]]
+        ZYX_EMU.kernel_fault("a ROW broadcast with bcast_row_idx > 31 (a tile has rows 0 to 31)");
+    const uint32_t row = bc == BroadcastType::ROW ? bcast_row_idx : 0;
     zyx_emu_c::fpu(ZYX_EMU_FPU_ELTWISE, icb0, icb1, itile0, itile1, idst,
-                   zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4);
+                   zyx_emu_c::elt_op(op) | zyx_emu_c::bcast(bc) << 4 | row << ZYX_EMU_ELT_ROW_SHIFT);
+}
+// unary_bcast (bcast.h): DST[dst_tile_index] = tile in_tile_index of icb with its row 0 (ROW),
+// column 0 (COL) or [0][0] (SCALAR) repeated; NONE copies. The init configures formats and packer
+// (tt-metal's unary_bcast_init runs the hw_configure of icb and ocb).
+template <BroadcastType bcast_type>
+ALWI void unary_bcast_init(uint32_t icb, uint32_t ocb) {
+    zyx_emu_c::init(ZYX_EMU_FPU_UNARY_BCAST, icb, icb, int32_t(ocb),
+                    zyx_emu_c::bcast(bcast_type) | ZYX_EMU_INIT_HW_CONFIG);
+}
+template <BroadcastType bcast_type>
+ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_index) {
+    zyx_emu_c::fpu(ZYX_EMU_FPU_UNARY_BCAST, icb, icb, in_tile_index, in_tile_index, dst_tile_index,
+                   zyx_emu_c::bcast(bcast_type));
 }
 template <BroadcastType bc>
 ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
@@ -411,13 +469,21 @@ ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
     for (uint32_t i = 0; i < ntiles; ++i) ZYX_EMU.pack_tile(ifrom_dst + i, icb, 0, false);
 }
 ALWI void pack_reconfig_data_format(uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
-// Packer accumulation into L1 and ReLU-on-pack are not modelled: enabling them is "Unsupported".
+// Packer accumulation into L1 (pack.h): while enabled, pack_tile adds DST to the values already in
+// the output page (float formats). On PACK.
 ALWI void pack_reconfig_l1_acc(uint32_t l1_acc_en) {
-    if (l1_acc_en) ZYX_EMU.kernel_fault("Unsupported: pack_reconfig_l1_acc(1) (packer accumulation into L1)");
+    PACK(ZYX_EMU.fpu_init(ZYX_EMU_PACK_L1_ACC, 0, 0, -1, l1_acc_en, false));
 }
+ALWI void llk_pack_reconfig_l1_acc(uint32_t l1_acc_en) { pack_reconfig_l1_acc(l1_acc_en); }
+// ReLU in the packer (ReluType of tt-llk llk_defs.h; config bits 1:0 the type, 31:16 the threshold).
+// NO_RELU and ZERO_RELU (negative values packed as 0) are modelled; the threshold modes fault.
+enum ReluType { NO_RELU = 0, ZERO_RELU = 1, MIN_THRESHOLD_RELU = 2, MAX_THRESHOLD_RELU = 3 };
 ALWI void pack_relu_config(uint32_t config) {
-    if (config) ZYX_EMU.kernel_fault("Unsupported: pack_relu_config (ReLU in the packer)");
+    if ((config & 3) >= MIN_THRESHOLD_RELU)
+        ZYX_EMU.kernel_fault("Unsupported: pack_relu_config with MIN_THRESHOLD_RELU / MAX_THRESHOLD_RELU");
+    PACK(ZYX_EMU.fpu_init(ZYX_EMU_PACK_RELU_CONFIG, 0, 0, -1, config & 3, false));
 }
+ALWI void llk_pack_relu_config(uint32_t config) { pack_relu_config(config); }
 ALWI void pack_reconfig_data_format(uint32_t, uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
 
 }  // namespace ckernel

@@ -79,6 +79,7 @@ enum SfpuUnaryOp : uint32_t {
     MulScalar,
     DivScalar,
     RsubScalar,
+    ExpScaled,  // exp(x · param), param the scale as f32 bits
 };
 enum SfpuBinaryOp : uint32_t {
     BAdd,
@@ -144,13 +145,15 @@ template <bool approx = false, uint32_t scale = 0x3F800000,
 ALWI void exp_tile_init() {
     zyx_emu_c::init(zyx_emu_c::Exp);
 }
-// exp(x), or exp(scale · x) with scale_en (only scale 1.0 is implemented). scale is bf16 bits.
+// exp(x), or exp(scale · x) with scale_en; scale is bf16 bits (tt-metal eltwise_unary/exp.h).
 template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
           int iterations = 8>
 ALWI void exp_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC, uint16_t scale = 0x3F80) {
     (void)vector_mode;
-    if (scale_en && scale != 0x3F80) ZYX_EMU.kernel_fault("Unsupported: exp_tile with a scale other than 1.0");
-    zyx_emu_c::unary(zyx_emu_c::Exp, idst);
+    if (scale_en && scale != 0x3F80)
+        zyx_emu_c::unary(zyx_emu_c::ExpScaled, idst, uint32_t(scale) << 16);
+    else
+        zyx_emu_c::unary(zyx_emu_c::Exp, idst);
 }
 // Older form (tt-metal before May 2026): vector_mode as an int, e.g. (int)VectorMode::RC.
 template <bool approx = false, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
