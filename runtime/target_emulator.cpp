@@ -78,7 +78,7 @@ public:
         emu::CoreRangeSet cores = {emu::CoreRange{{0, 0}, {grid.cols - 1, grid.rows - 1}}};
         emu::ProgramSpec spec;
         for (const protocol::CircularBuffer& cb : p.cbs)
-            spec.cbs.push_back({cb.index, cb.format, cb.page_bytes, cb.num_pages, cores});
+            spec.cbs.push_back({cb.index, cb.format, cb.page_bytes, cb.num_pages, cores, {}, std::nullopt});
         for (const protocol::Kernel& k : p.kernels) {
             emu::KernelSpec ks;
             ks.name = k.name;

@@ -246,7 +246,8 @@ Timing run(const std::string& chain, const std::vector<uint16_t>& in, std::vecto
     Buffer c = dev.buffer_create(uint64_t(kTiles) * kTileBytes, kTileBytes);
     dev.buffer_write(a.id, in.data(), in.size() * 2);
     ProgramSpec ps;
-    ps.cbs = {{0, DataFormat::Float16_b, kTileBytes, 2, grid}, {16, DataFormat::Float16_b, kTileBytes, 2, grid}};
+    ps.cbs = {{0, DataFormat::Float16_b, kTileBytes, 2, grid, {}, std::nullopt},
+              {16, DataFormat::Float16_b, kTileBytes, 2, grid, {}, std::nullopt}};
     KernelSpec reader{}, writer{}, comp{};
     reader.name = "reader", reader.kind = KernelKind::data_movement_1, reader.cores = grid, reader.source = kReader;
     writer.name = "writer", writer.kind = KernelKind::data_movement_0, writer.cores = grid, writer.source = kWriter;

@@ -293,7 +293,9 @@ void kernel_main() {
                      row)};
     std::set<std::string> seen;
     for (unsigned threads : {1u, 2u, 3u, 4u}) {
-        Device dev(preset("wormhole-n150"), DeviceOptions{.threads = threads});
+        DeviceOptions options;
+        options.threads = threads;
+        Device dev(preset("wormhole-n150"), options);
         auto p = dev.program_create(s);
         for (int rep = 0; rep < 10; ++rep) {
             auto err = run(dev, p);
