@@ -73,9 +73,20 @@ inline uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint3
     return (uint64_t(y_start) << 54) | (uint64_t(x_start) << 48) | (uint64_t(y_end) << 42) | (uint64_t(x_end) << 36) |
         addr;
 }
+namespace zyx_emu_detail {
+// Defined in api/tensor/tensor_accessor.h (included below): L1 bank b is worker core b in
+// row-major order over the grid.
+inline uint64_t l1_interleaved_page_addr(uint32_t base, uint32_t page_id, uint32_t stride, uint32_t offset,
+                                         uint8_t noc);
+inline uint32_t l1_bank_count();
+}  // namespace zyx_emu_detail
 template <bool DRAM>
 inline uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset, uint8_t noc = noc_index) {
-    if (!DRAM) ZYX_EMU.kernel_fault("Unsupported: L1-interleaved banks (get_noc_addr_from_bank_id<false>)");
+    if (!DRAM) {
+        if (bank_id >= zyx_emu_detail::l1_bank_count())
+            ZYX_EMU.kernel_fault("get_noc_addr_from_bank_id<false>: L1 bank id out of range");
+        return zyx_emu_detail::l1_interleaved_page_addr(bank_address_offset, bank_id, 0, 0, noc);
+    }
     const zyx_emu_device_info* d = ZYX_EMU.device_info();
     if (bank_id >= d->num_dram_banks) ZYX_EMU.kernel_fault("get_noc_addr_from_bank_id: bank id out of range");
     return get_noc_addr(d->dram_bank_x[bank_id], d->dram_bank_y[bank_id], bank_address_offset, noc);
@@ -86,7 +97,7 @@ namespace zyx_emu_detail {
 inline uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 inline uint64_t interleaved_page_addr(bool dram, uint32_t base, uint32_t page_id, uint32_t stride, uint32_t offset,
                                       uint8_t noc) {
-    if (!dram) ZYX_EMU.kernel_fault("Unsupported: L1-interleaved buffers (address generator with DRAM = false)");
+    if (!dram) return l1_interleaved_page_addr(base, page_id, stride, offset, noc);
     const zyx_emu_device_info* d = ZYX_EMU.device_info();
     uint32_t bank = page_id % d->num_dram_banks;
     uint32_t row = page_id / d->num_dram_banks;

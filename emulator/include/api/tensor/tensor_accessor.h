@@ -25,6 +25,14 @@ namespace zyx_emu_detail {
 // page_id % banks (the worker core (bank % X, bank / X)) at base + (page_id / banks) * stride.
 // NoC coordinates as Device::worker_core: Wormhole logical + 18, Blackhole the Tensix column
 // of NoC0 and row + 2.
+// The number of L1 banks: one per worker core.
+inline uint32_t l1_bank_count() {
+#if defined(ZYX_EMU_GRID_X) && defined(ZYX_EMU_GRID_Y)
+    return uint32_t(ZYX_EMU_GRID_X) * uint32_t(ZYX_EMU_GRID_Y);
+#else
+    return 0;
+#endif
+}
 inline uint64_t l1_interleaved_page_addr(uint32_t base, uint32_t page_id, uint32_t stride, uint32_t offset,
                                          uint8_t noc) {
 #if defined(ZYX_EMU_GRID_X) && defined(ZYX_EMU_GRID_Y)
