@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -74,5 +75,46 @@ inline std::vector<float> from_bf16(const std::vector<uint16_t>& v) {
 }
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// Tiles as the emulator stores them: 32×32 row-major floats ↔ the bytes of Float32 or Float16_b
+// (nearest even) tiles in face order (four 16×16 faces, row-major inside each).
+using RowMajorTile = std::vector<float>;
+inline uint32_t face_index(uint32_t r, uint32_t c) { return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16; }
+inline std::vector<uint8_t> tiles_to_bytes(DataFormat fmt, const std::vector<RowMajorTile>& tiles) {
+    const bool f32 = fmt == DataFormat::Float32;
+    const uint32_t tile = tile_size_bytes(fmt);
+    std::vector<uint8_t> bytes(tiles.size() * tile);
+    for (size_t t = 0; t < tiles.size(); ++t)
+        for (uint32_t r = 0; r < 32; ++r)
+            for (uint32_t c = 0; c < 32; ++c) {
+                uint8_t* p = bytes.data() + t * tile + face_index(r, c) * (f32 ? 4 : 2);
+                const float v = tiles[t][r * 32 + c];
+                if (f32) {
+                    std::memcpy(p, &v, 4);
+                } else {
+                    const uint16_t h = f32_to_bf16(v);
+                    std::memcpy(p, &h, 2);
+                }
+            }
+    return bytes;
+}
+inline std::vector<RowMajorTile> bytes_to_tiles(DataFormat fmt, const std::vector<uint8_t>& bytes) {
+    const bool f32 = fmt == DataFormat::Float32;
+    const uint32_t tile = tile_size_bytes(fmt);
+    std::vector<RowMajorTile> tiles(bytes.size() / tile, RowMajorTile(1024));
+    for (size_t t = 0; t < tiles.size(); ++t)
+        for (uint32_t r = 0; r < 32; ++r)
+            for (uint32_t c = 0; c < 32; ++c) {
+                const uint8_t* p = bytes.data() + t * tile + face_index(r, c) * (f32 ? 4 : 2);
+                if (f32) {
+                    std::memcpy(&tiles[t][r * 32 + c], p, 4);
+                } else {
+                    uint16_t h;
+                    std::memcpy(&h, p, 2);
+                    tiles[t][r * 32 + c] = bf16_to_f32(h);
+                }
+            }
+    return tiles;
+}
 
 }  // namespace emu_test

@@ -14,9 +14,8 @@ using namespace emu_test;
 
 namespace {
 
-using RowMajor = std::vector<float>;  // one 32×32 tile, row-major
+using RowMajor = RowMajorTile;
 
-uint32_t face_index(uint32_t r, uint32_t c) { return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16; }
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 float from_bits(uint32_t u) { return std::bit_cast<float>(u); }
 float tf32(float f) { return from_bits(bits(f) & 0xffffe000u); }
@@ -35,24 +34,7 @@ struct Result {
     std::optional<Error> err;
 };
 
-std::vector<uint8_t> to_l1(DataFormat fmt, const std::vector<RowMajor>& tiles) {
-    const bool f32 = fmt == DataFormat::Float32;
-    const uint32_t tile = tile_size_bytes(fmt);
-    std::vector<uint8_t> bytes(tiles.size() * tile);
-    for (size_t t = 0; t < tiles.size(); ++t)
-        for (uint32_t r = 0; r < 32; ++r)
-            for (uint32_t c = 0; c < 32; ++c) {
-                uint8_t* p = bytes.data() + t * tile + face_index(r, c) * (f32 ? 4 : 2);
-                if (f32) {
-                    const uint32_t u = bits(tiles[t][r * 32 + c]);
-                    std::memcpy(p, &u, 4);
-                } else {
-                    const uint16_t h = f32_to_bf16(tiles[t][r * 32 + c]);
-                    std::memcpy(p, &h, 2);
-                }
-            }
-    return bytes;
-}
+std::vector<uint8_t> to_l1(DataFormat fmt, const std::vector<RowMajor>& tiles) { return tiles_to_bytes(fmt, tiles); }
 
 // One core: every input CB is read in full and waited for; `body` runs between tile_regs_acquire
 // and tile_regs_commit; DST tiles 0 … n_out − 1 are packed into cb 16 (format `out_fmt`). DST is
@@ -117,24 +99,7 @@ Result run_prog(const std::vector<InCb>& ins, DataFormat out_fmt, uint32_t n_out
     if (res.err) return res;
     std::vector<uint8_t> ob(size_t(n_out) * out_tile);
     dev.buffer_read(out.id, ob.data(), ob.size());
-    const bool f32 = out_fmt == DataFormat::Float32;
-    for (uint32_t t = 0; t < n_out; ++t) {
-        RowMajor m(1024);
-        for (uint32_t r = 0; r < 32; ++r)
-            for (uint32_t c = 0; c < 32; ++c) {
-                const uint8_t* p8 = ob.data() + size_t(t) * out_tile + face_index(r, c) * (f32 ? 4 : 2);
-                if (f32) {
-                    uint32_t u;
-                    std::memcpy(&u, p8, 4);
-                    m[r * 32 + c] = from_bits(u);
-                } else {
-                    uint16_t h;
-                    std::memcpy(&h, p8, 2);
-                    m[r * 32 + c] = bf16_to_f32(h);
-                }
-            }
-        res.tiles.push_back(std::move(m));
-    }
+    res.tiles = bytes_to_tiles(out_fmt, ob);
     return res;
 }
 

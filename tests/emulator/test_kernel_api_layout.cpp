@@ -15,7 +15,6 @@ using namespace emu_test;
 
 namespace {
 
-uint32_t face_index(uint32_t r, uint32_t c) { return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16; }
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 
 // Reader: runtime args [n, (cb, buffer address, pages, page bytes) × n]: each buffer's pages

@@ -20,9 +20,8 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-using RowMajor = std::vector<float>;  // one 32×32 tile, row-major
+using RowMajor = RowMajorTile;
 
-uint32_t face_index(uint32_t r, uint32_t c) { return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16; }
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 float from_bits(uint32_t u) { return std::bit_cast<float>(u); }
 uint32_t bf16_trunc(float f) { return bits(f) & 0xffff0000u; }  // an SFPU store into 16-bit DST
@@ -42,20 +41,7 @@ Result run_ops(DataFormat fmt, const std::vector<RowMajor>& inputs, const std::s
     const uint32_t tile = tile_size_bytes(fmt), n_in = uint32_t(inputs.size()), n_out = uint32_t(pack.size());
     Device dev(preset("wormhole-n150"));
     auto in = dev.buffer_create(uint64_t(n_in) * tile, tile), out = dev.buffer_create(uint64_t(n_out) * tile, tile);
-    std::vector<uint8_t> bytes(size_t(n_in) * tile);
-    for (uint32_t t = 0; t < n_in; ++t)
-        for (uint32_t r = 0; r < 32; ++r)
-            for (uint32_t c = 0; c < 32; ++c) {
-                const float v = inputs[t][r * 32 + c];
-                uint8_t* p = bytes.data() + size_t(t) * tile + face_index(r, c) * (f32 ? 4 : 2);
-                if (f32) {
-                    const uint32_t u = bits(v);
-                    std::memcpy(p, &u, 4);
-                } else {
-                    const uint16_t h = f32_to_bf16(v);
-                    std::memcpy(p, &h, 2);
-                }
-            }
+    std::vector<uint8_t> bytes = tiles_to_bytes(fmt, inputs);
     dev.buffer_write(in.id, bytes.data(), bytes.size());
     std::string packs;
     for (uint32_t i : pack) packs += "    pack_tile(" + std::to_string(i) + ", 16);\n";
@@ -114,23 +100,7 @@ void kernel_main() {
     if (res.err) return res;
     std::vector<uint8_t> ob(size_t(n_out) * tile);
     dev.buffer_read(out.id, ob.data(), ob.size());
-    for (uint32_t t = 0; t < n_out; ++t) {
-        RowMajor m(1024);
-        for (uint32_t r = 0; r < 32; ++r)
-            for (uint32_t c = 0; c < 32; ++c) {
-                const uint8_t* p8 = ob.data() + size_t(t) * tile + face_index(r, c) * (f32 ? 4 : 2);
-                if (f32) {
-                    uint32_t u;
-                    std::memcpy(&u, p8, 4);
-                    m[r * 32 + c] = from_bits(u);
-                } else {
-                    uint16_t h;
-                    std::memcpy(&h, p8, 2);
-                    m[r * 32 + c] = bf16_to_f32(h);
-                }
-            }
-        res.tiles.push_back(std::move(m));
-    }
+    res.tiles = bytes_to_tiles(fmt, ob);
     return res;
 }
 
@@ -283,8 +253,10 @@ TEST(EmuKernelApiOps, SfpuReduceChecksItsArgumentsAsTtMetal) {
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported) << r.err->what();
     EXPECT_TRUE(contains(r.err->message(), "REDUCE_ROW")) << r.err->message();
-    r = run_ops(DataFormat::Float32, {RowMajor(1024)}, "    copy_tile_init(0);\n    copy_tile(0, 0, 0);\n    sfpu_reduce<PoolType::SUM, DataFormat::Float32>(0, 1, 1);",
-                {0});
+    r = run_ops(
+        DataFormat::Float32, {RowMajor(1024)},
+        "    copy_tile_init(0);\n    copy_tile(0, 0, 0);\n    sfpu_reduce<PoolType::SUM, DataFormat::Float32>(0, 1, 1);",
+        {0});
     EXPECT_FALSE(r.err) << r.err->what();
 }
 
@@ -349,8 +321,8 @@ TEST(EmuKernelApiOps, CopyDestValuesCopiesATileBitForBit) {
 }
 
 TEST(EmuKernelApiOps, TransposeWhDestOf32BitOnA16BitDstIsUnsupported) {
-    auto r = run_ops(DataFormat::Float16_b, {RowMajor(1024)}, "    copy_tile_init(0);\n    copy_tile(0, 0, 0);\n    transpose_wh_dest<true>(0);",
-                     {0});
+    auto r = run_ops(DataFormat::Float16_b, {RowMajor(1024)},
+                     "    copy_tile_init(0);\n    copy_tile(0, 0, 0);\n    transpose_wh_dest<true>(0);", {0});
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported);
     EXPECT_TRUE(contains(r.err->message(), "kernel 'ops'")) << r.err->message();
@@ -526,8 +498,9 @@ TEST(EmuKernelApiOps, AFilledTileReadsAsZeroAfterRelease) {
     add_binary_tile(0, 3, 1);)",
                     {1});
         ASSERT_TRUE(r.err);
-        EXPECT_TRUE(contains(r.err->message(), "SFPU binary op: reads DST index 3, which nothing wrote since "
-                                               "tile_regs_acquire"))
+        EXPECT_TRUE(contains(r.err->message(),
+                             "SFPU binary op: reads DST index 3, which nothing wrote since "
+                             "tile_regs_acquire"))
             << r.err->message();
     }
 }

@@ -15,9 +15,6 @@ namespace {
 
 constexpr uint32_t kTileElems = 1024;
 
-// Position of element (r, c) of a 32x32 tile in the tile's four 16x16 faces.
-uint32_t face_index(uint32_t r, uint32_t c) { return (r / 16 * 2 + c / 16) * 256 + r % 16 * 16 + c % 16; }
-
 
 // Reader: n0 tiles of buffer a into cb 0, then n1 tiles of buffer b into cb 1, through
 // TensorAccessors built with the two-parameter TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>.
