@@ -194,7 +194,7 @@ TEST(Client, FreeBytesFollowTheBankCountAndAlignmentOfTheDevice) {
     // 1024-byte slots.
     RuntimeClientOptions ro;
     ro.executable = test::runtime_path();
-    ro.args = {"--preset", "blackhole-p100a"};
+    ro.args = {"--preset", "blackhole-p100a", "--lock-dir", test::temp_dir("free-bytes").string()};  // private lock
     auto client = std::make_shared<RuntimeClient>(ro);
     client->start();
     const protocol::DeviceDesc d = client->device();
