@@ -86,11 +86,14 @@ inline double example_matmul_seconds(uint32_t M, uint32_t K, uint32_t N) {
 // Seconds of one launch of example 08's program: bf16 C = A·B, M×K×N, matmul_block with A bands
 // multicast along grid rows and B bands down grid columns, fp32 accumulation, whole grid (best of
 // reps(), warm). `cpu`: when given, the process CPU seconds per launch (mean over the timed
-// launches).
-inline double example_matmul_block_mcast_seconds(uint32_t M, uint32_t K, uint32_t N, double* cpu = nullptr) {
+// launches). `check_races`: DeviceOptions::check_races.
+inline double example_matmul_block_mcast_seconds(uint32_t M, uint32_t K, uint32_t N, double* cpu = nullptr,
+                                                 bool check_races = true) {
     using namespace example;
     const uint32_t tile = 2048;
-    Device dev(preset("wormhole-n150"));
+    DeviceOptions opts;
+    opts.check_races = check_races;
+    Device dev(preset("wormhole-n150"), opts);
     std::vector<float> a(size_t(M) * K), b(size_t(K) * N);
     for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i % 17) - 8) / 8;
     for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i % 13) - 6) / 8;
@@ -113,11 +116,13 @@ inline double example_matmul_block_mcast_seconds(uint32_t M, uint32_t K, uint32_
 
 // Seconds of one launch of the example eltwise add program: bf16 c = a + b over n_tiles tiles
 // per operand, split over the whole grid (best of reps(), warm). `cpu`: when given, the process
-// CPU seconds per launch (mean over the timed launches).
-inline double example_eltwise_add_seconds(uint32_t n_tiles, double* cpu = nullptr) {
+// CPU seconds per launch (mean over the timed launches). `check_races`: DeviceOptions::check_races.
+inline double example_eltwise_add_seconds(uint32_t n_tiles, double* cpu = nullptr, bool check_races = true) {
     using namespace example;
     const uint32_t tile = 2048;
-    Device dev(preset("wormhole-n150"));
+    DeviceOptions opts;
+    opts.check_races = check_races;
+    Device dev(preset("wormhole-n150"), opts);
     const auto& s = dev.spec();
     CoreRangeSet grid{CoreRange{{0, 0}, {s.grid_x - 1, s.grid_y - 1}}};
     uint32_t ncores = s.grid_x * s.grid_y;

@@ -3,6 +3,7 @@
 //   matmul_mcast  the same with example 08's program (matmul_block, 2D multicast)  vs  cblas_sgemm
 //   eltwise  emulated bf16 c = a + b, 32 MiB per operand, whole grid     vs  memcpy (64 MiB)
 //   compile  cold compile of one kernel (fresh cache dir), and a cache hit
+//   race_check  matmul_mcast and eltwise with the race check on  vs  off (CPU per launch)
 // Goals (issue 2): matmul >= 0.3x sgemm, eltwise >= 0.3x memcpy bandwidth, cold compile
 // <= 0.2 s, cache hit <= 2 ms. Everything is measured warm (memory touched once first).
 #include <cblas.h>
@@ -95,6 +96,24 @@ void bench_eltwise() {
     std::printf("                ratio emulated/memcpy: %.3f  (goal >= 0.3)\n", (bytes / t_emu) / copy_bw);
 }
 
+// The race check's cost (DeviceOptions::check_races): CPU seconds per launch with it on and off,
+// each the better of two alternating measurements (the machine's load moves both alike).
+void bench_race_check() {
+    double on[2] = {1e30, 1e30}, off[2] = {1e30, 1e30};
+    for (int round = 0; round < 2; ++round)
+        for (bool check : {true, false}) {
+            double cpu_mm = 0, cpu_el = 0;
+            bench::example_matmul_block_mcast_seconds(1024, 1024, 1024, &cpu_mm, check);
+            bench::example_eltwise_add_seconds(16384, &cpu_el, check);
+            double* best = check ? on : off;
+            best[0] = std::min(best[0], cpu_mm), best[1] = std::min(best[1], cpu_el);
+        }
+    std::printf("race check      matmul_mcast CPU per launch: on %7.2f ms, off %7.2f ms: ratio off/on %.3f\n",
+                on[0] * 1e3, off[0] * 1e3, off[0] / on[0]);
+    std::printf("                eltwise CPU per launch:      on %7.2f ms, off %7.2f ms: ratio off/on %.3f\n",
+                on[1] * 1e3, off[1] * 1e3, off[1] / on[1]);
+}
+
 void bench_compile() {
     namespace fs = std::filesystem;
     fs::path dir = fs::temp_directory_path() / ("zyx_bench_emu_cache_" + std::to_string(getpid()));
@@ -153,6 +172,7 @@ int main(int argc, char** argv) {
         if (want("eltwise")) bench_eltwise();
         if (want("matmul")) bench_matmul();
         if (want("matmul_mcast")) bench_matmul_mcast();
+        if (want("race_check")) bench_race_check();
         return 0;
     });
 }

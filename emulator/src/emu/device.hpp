@@ -205,18 +205,21 @@ inline constexpr uint32_t kTensorAccessorIsDram = 2;
 // - A race-free program (every two accesses by different processors to the same bytes, one of
 //   them a write, ordered by CB hand-over, semaphores or NoC barriers) gives identical results
 //   run to run, for every `threads` value and every seed, the default options included.
-//   Exception: when several cores would fault in one launch, the first fault ends it, and which
-//   core that is may vary with `threads` (not with a seed or with threads = 1).
+//   When several cores fault in one launch, the lowest (core, processor) is reported.
 // - A seeded run reproduces exactly, racy or not: it runs on one worker thread whatever
 //   `threads` says, so the seed alone fixes the schedule. threads = 1 without a seed is one
 //   fixed schedule too.
-// - Two cores writing overlapping DRAM bytes in one launch is an error (KernelFault naming both
-//   kernels, cores, processors, the bank bytes and the buffer), even when a semaphore orders the
-//   writes. DRAM read/write races, L1 races and races inside one core are not checked.
+// - Two cores touching the same DRAM or L1 bytes in one launch, one of them writing, with no
+//   semaphore ordering the two, is an error (KernelFault naming both kernels, cores, processors
+//   and the bytes: bank and buffer pages, or core and CB pages), unless check_races is off.
+//   Plain loads and stores and races inside one core are not seen (emu/races.hpp).
 struct DeviceOptions {
     unsigned threads = 0;                   // host worker threads for cores; 0 = hardware concurrency
     std::optional<uint64_t> schedule_seed;  // set: seeded random fiber schedule and NoC completion, one worker
     std::string trace_path;                 // non-empty: write a Chrome/Perfetto JSON trace of each launch
+    // The race check (README "Determinism"): two cores touching the same DRAM or L1 bytes in one
+    // launch, one of them writing, unordered by semaphores, fail the launch. Off: not looked for.
+    bool check_races = true;
     // Set: each completed DPRINT / DEVICE_PRINT line (without its "\n") is also handed here, with
     // the logical core and the processor (0 BRISC, 1 NCRISC, 2 TRISC0, 3 TRISC1, 4 TRISC2);
     // ZYX_DEBUG=emu logging is unchanged. Called from the device's worker threads, possibly at

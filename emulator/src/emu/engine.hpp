@@ -37,6 +37,7 @@
 #include "core/error.hpp"
 #include "emu/device.hpp"
 #include "emu/device_impl.hpp"
+#include "emu/races.hpp"
 #include "zyx_emu/kernel_abi.h"
 
 namespace zyx::emu {
@@ -172,34 +173,6 @@ void land_txn(NocTxn& t);
 
 struct Core;
 
-// DRAM bytes a core's processors wrote during a launch, for the write-race check at the end of
-// the launch (launch.cpp): [lo, hi) in "bank << 40 | bank address" space. Each bank has one open
-// interval that consecutive or overlapping writes by the same processor extend (a writer walking
-// an interleaved buffer page by page leaves one interval per bank); anything else closes it.
-struct DramWrite {
-    uint64_t lo = 0, hi = 0;
-    uint8_t proc = 0;
-};
-struct DramWriteLog {
-    DramWrite open[64];
-    uint64_t open_mask = 0;  // banks whose open[] entry is in use
-    std::vector<DramWrite> closed;
-    void clear() { open_mask = 0, closed.clear(); }
-    void add(uint32_t bank, uint64_t addr, uint32_t size, uint8_t proc) {
-        const uint64_t lo = uint64_t(bank) << 40 | addr, hi = lo + size;
-        DramWrite& o = open[bank];
-        if (open_mask >> bank & 1) {
-            if (o.proc == proc && lo >= o.lo && lo <= o.hi) {
-                if (hi > o.hi) o.hi = hi;
-                return;
-            }
-            closed.push_back(o);
-        }
-        open_mask |= 1ull << bank;
-        o = {lo, hi, proc};
-    }
-};
-
 struct Fiber {
     Core* core = nullptr;
     Proc proc = Proc::Brisc;
@@ -249,7 +222,7 @@ struct Core {
     ComputeConfig compute;
     RoleConfig cfg[kProcs];
     Fiber fibers[kProcs];
-    std::unique_ptr<DramWriteLog> dram_writes = std::make_unique<DramWriteLog>();  // cleared when a launch starts
+    std::unique_ptr<RaceLog> races = std::make_unique<RaceLog>();  // reset when a launch starts
     bool active = false;
 };
 
@@ -299,6 +272,9 @@ struct Launch {
     std::condition_variable done_cv;
     int workers_running = 0;
     bool done = false;
+
+    // Releases into synchronisation words, for the race check (races.hpp).
+    SyncState sync;
 
     // Counters for the `emu` log line at the end of a launch.
     std::atomic<uint64_t> resumes{0}, passes{0}, idle_waits{0}, cpu_ns{0};

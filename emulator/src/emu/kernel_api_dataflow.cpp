@@ -134,6 +134,8 @@ void cb_push_back(int32_t id, int32_t n) {
         uint64_t d = uintptr_t(t.dst);
         if (t.is_read && d < cb.wr_ptr + bytes && d + t.size > cb.wr_ptr) push_read_fault(id, n, t);
     }
+    f.core->races->record(kL1Space + f.core->index, cb.wr_ptr - f.core->l1_addr, uint32_t(bytes), true,
+                          AccessOp::CbPush, uint8_t(f.proc), uint8_t(id));
     cb.wr_ptr += uint32_t(bytes);
     if (cb.wr_ptr == cb.fifo_limit) cb.wr_ptr = cb.fifo_base;
     cb.received = uint16_t(cb.received + n);
@@ -188,6 +190,8 @@ void cb_pop_front(int32_t id, int32_t n) {
         uint64_t s = uintptr_t(t.src);
         if (!t.is_read && s < cb.rd_ptr + bytes && s + t.size > cb.rd_ptr) pop_write_fault(id, n, t);
     }
+    f.core->races->record(kL1Space + f.core->index, cb.rd_ptr - f.core->l1_addr, uint32_t(bytes), false,
+                          AccessOp::CbPop, uint8_t(f.proc), uint8_t(id));
     cb.rd_ptr += uint32_t(bytes);
     if (cb.rd_ptr == cb.fifo_limit) cb.rd_ptr = cb.fifo_base;
     cb.acked = uint16_t(cb.acked + n);
@@ -239,6 +243,11 @@ struct Target {
     bool dram;
     uint32_t bank = 0;                    // DRAM: the bank
     const BufferRecord* owner = nullptr;  // DRAM: the live buffer holding the bytes
+    uint32_t core = 0;                    // L1: the core
+    // The race check's address space for these bytes (races.hpp).
+    uint32_t space() const { return dram ? bank : kL1Space + core; }
+    // A semaphore word (noc_semaphore_set_remote / _multicast write one): a release, not data.
+    bool sync_word() const { return !dram && addr >= kL1SemaphoreBase && addr < kL1SemaphoreBase + kMaxSemaphores * 16; }
 };
 
 // The live buffer holding [addr, addr + bytes) of DRAM bank `bank`, or null. A buffer's range in
@@ -284,7 +293,7 @@ Target resolve(Fiber& f, uint64_t noc_addr, uint32_t size, const char* api) {
         uint64_t off = 0;
         if (!d.l1_offset(local, &off) || off + size > d.spec.l1_bytes) [[unlikely]]
             resolve_fault(noc_addr, size, api);
-        return {d.l1.core_base(uint32_t(c)) + off, off, false};
+        return {d.l1.core_base(uint32_t(c)) + off, off, false, 0, nullptr, uint32_t(c)};
     }
     if (int b = d.bank_at_noc(x, y); b >= 0) {
         const BufferRecord* owner = find_dram_owner(f, d, uint32_t(b), local, size);
@@ -354,6 +363,10 @@ void noc_read(uint64_t src, uint32_t dst_l1, uint32_t size, uint8_t noc) {
         }
     }
     f.txns.push_back({d, s.ptr, size, noc, true, false, false});
+    RaceLog& r = *f.core->races;
+    r.record(s.space(), s.addr, size, false, AccessOp::NocRead, uint8_t(f.proc), uint8_t(f.proc));
+    r.record(kL1Space + f.core->index, uint64_t(d - f.core->l1), size, true, AccessOp::NocReadInto, uint8_t(f.proc),
+             uint8_t(f.proc));
     ++f.events;
 }
 
@@ -365,7 +378,13 @@ void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     Target t = resolve(f, dst, size, "noc_async_write");
     check_alignment("noc_async_write", uint64_t(s - f.core->l1), t.addr, t.dram);
     f.txns.push_back({t.ptr, s, size, noc, false, false, t.dram});
-    if (t.dram) f.core->dram_writes->add(t.bank, t.addr, size, uint8_t(f.proc));
+    RaceLog& r = *f.core->races;
+    r.record(kL1Space + f.core->index, uint64_t(s - f.core->l1), size, false, AccessOp::NocWriteFrom, uint8_t(f.proc),
+             uint8_t(f.proc));
+    if (t.sync_word())
+        race_release(*current_launch(), *f.core, t.ptr, t.core, *reinterpret_cast<const uint32_t*>(s));
+    else
+        r.record(t.space(), t.addr, size, true, AccessOp::NocWrite, uint8_t(f.proc), uint8_t(f.proc));
     ++f.events;
 }
 
@@ -386,6 +405,7 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
     check_alignment(api, uint64_t(s - f.core->l1), off, false);
     uint32_t count = 0;
     std::vector<uint8_t*> dsts;
+    std::vector<uint32_t> dst_cores;
     for (uint32_t y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
         for (uint32_t x = std::min(x0, x1); x <= std::max(x0, x1); ++x) {
             int c = d.core_at_noc(x, y);
@@ -396,6 +416,7 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
             if (uint32_t(c) == f.core->index && !loopback) continue;
             ++count;
             dsts.push_back(d.l1.core_base(uint32_t(c)) + off);
+            dst_cores.push_back(uint32_t(c));
         }
     if (count != num_dests)
         kernel_fault(std::string(api) + " to L1 " + hex(local) + " of the NoC rectangle (" + std::to_string(x0) + "," +
@@ -405,6 +426,16 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
                      (loopback ? " (loopback counts the sender)" : " (the sender is not written and not counted)") +
                      "; silicon hangs waiting for the missing acks");
     for (uint8_t* p : dsts) f.txns.push_back({p, s, size, noc, false, false, false});
+    RaceLog& r = *f.core->races;
+    r.record(kL1Space + f.core->index, uint64_t(s - f.core->l1), size, false, AccessOp::NocWriteFrom, uint8_t(f.proc),
+             uint8_t(f.proc));
+    const bool sync = off >= kL1SemaphoreBase && off < kL1SemaphoreBase + kMaxSemaphores * 16;
+    for (size_t i = 0; i < dsts.size(); ++i) {
+        if (sync)
+            race_release(*current_launch(), *f.core, dsts[i], dst_cores[i], *reinterpret_cast<const uint32_t*>(s));
+        else
+            r.record(kL1Space + dst_cores[i], off, size, true, AccessOp::NocWrite, uint8_t(f.proc), uint8_t(f.proc));
+    }
     ++f.events;
 }
 
@@ -416,20 +447,24 @@ void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t) {
     Target t = resolve(f, addr, 4, "noc_semaphore_inc");
     if (t.dram) kernel_fault("noc_semaphore_inc: target " + hex(addr) + " is in DRAM; semaphores live in L1");
     if (t.addr % 4) kernel_fault("noc_semaphore_inc: address " + hex(t.addr) + " is not 4-byte aligned");
-    __atomic_fetch_add(reinterpret_cast<uint32_t*>(t.ptr), incr, __ATOMIC_SEQ_CST);
+    race_semaphore_inc(*current_launch(), *f.core, reinterpret_cast<uint32_t*>(t.ptr), t.core, incr);
     ++f.events;
 }
 
 void noc_semaphore_wait(const volatile uint32_t* addr, uint32_t val, bool at_least) {
     Fiber& f = cur();
     // invalidate_l1_cache() (dataflow_api.h): the kernel polls an L1 word; step aside.
-    if (!addr && at_least && val == 0) return poll_yield(f, Wait::PollL1);
+    if (!addr && at_least && val == 0) {
+        poll_yield(f, Wait::PollL1);
+        return race_poll(*f.core);  // the polled word is not known
+    }
     own_l1(f, uintptr_t(addr), 4, at_least ? "noc_semaphore_wait_min" : "noc_semaphore_wait", "semaphore");
     f.wait.kind = Wait::Semaphore;
     f.wait.sem = addr;
     f.wait.val = val;
     f.wait.at_least = at_least;
     block_on_wait(f);
+    race_acquire(*current_launch(), *f.core, addr, val, at_least);
 }
 
 void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t) {
@@ -437,6 +472,7 @@ void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t) {
     Target t = resolve(f, addr, 4, "noc_inline_dw_write");
     if (t.dram)
         kernel_fault("noc_inline_dw_write: target " + hex(addr) + " is in DRAM, which inline writes do not support");
+    race_release(*current_launch(), *f.core, t.ptr, t.core, val);
     __atomic_store_n(reinterpret_cast<uint32_t*>(t.ptr), val, __ATOMIC_SEQ_CST);
     ++f.events;
 }

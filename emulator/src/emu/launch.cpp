@@ -706,76 +706,6 @@ void write_trace(Launch& L) {
     out << "\n]}\n";
 }
 
-// "page 3 byte 0" of the buffer holding byte `addr` of DRAM bank `bank` (a buffer's page i lives
-// in bank i % banks at address + (i / banks) * aligned_page).
-std::string buffer_byte(const Device::Impl& d, const BufferRecord& r, uint32_t bank, uint64_t addr) {
-    uint64_t row = (addr - r.buf.address) / r.aligned_page, in_page = (addr - r.buf.address) % r.aligned_page;
-    return "page " + std::to_string(row * d.spec.dram_banks + bank) + " byte " + std::to_string(in_page);
-}
-
-// DRAM write race: two cores wrote overlapping DRAM bytes in this launch, so what the buffer
-// holds afterwards depends on which write landed last. Runs once per launch, after the workers:
-// the per-core logs (DramWriteLog) are sorted by address and swept, keeping the interval that
-// reaches furthest and the furthest-reaching one of any other core.
-void check_dram_races(Launch& L) {
-    struct Span {
-        uint64_t lo, hi;
-        const Core* core;
-        uint8_t proc;
-    };
-    std::vector<Span> spans;
-    int writers = 0;
-    for (const Core* c : L.cores) {
-        const DramWriteLog& w = *c->dram_writes;
-        if (!w.open_mask) continue;
-        ++writers;
-        for (const DramWrite& d : w.closed) spans.push_back({d.lo, d.hi, c, d.proc});
-        for (uint32_t b = 0; b < 64; ++b)
-            if (w.open_mask >> b & 1) spans.push_back({w.open[b].lo, w.open[b].hi, c, w.open[b].proc});
-    }
-    if (writers < 2) return;
-    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
-        return a.lo != b.lo                  ? a.lo < b.lo
-            : a.core->index != b.core->index ? a.core->index < b.core->index
-                                             : a.proc < b.proc;
-    });
-    const Span* far = nullptr;    // reaches furthest so far
-    const Span* other = nullptr;  // reaches furthest among the cores other than far's
-    for (const Span& s : spans) {
-        const Span* hit = far && far->core != s.core && s.lo < far->hi ? far
-            : other && other->core != s.core && s.lo < other->hi       ? other
-                                                                       : nullptr;
-        if (hit) {
-            const Device::Impl& d = *L.dev;
-            const uint32_t bank = uint32_t(s.lo >> 40);
-            const uint64_t lo = s.lo & ((1ull << 40) - 1), hi = std::min(s.hi, hit->hi) & ((1ull << 40) - 1);
-            auto who = [](const Span& x) {
-                const Fiber& f = x.core->fibers[x.proc];
-                return "kernel '" + (f.kernel ? f.kernel->name : std::string("?")) + "' on core " +
-                    coord_str(x.core->logical) + " " + proc_name(f.proc);
-            };
-            const Span& first = hit->core->index < s.core->index ? *hit : s;
-            const Span& second = &first == &s ? *hit : s;
-            std::ostringstream os;
-            os << who(first) << ": DRAM write race with " << who(second) << ": both write DRAM bank " << bank
-               << " bytes 0x" << std::hex << lo << " … 0x" << hi - 1 << std::dec;
-            if (const BufferRecord* r = d.dram_owner(bank, lo, 1))
-                os << " (buffer " << r->buf.id << ", " << buffer_byte(d, *r, bank, lo) << " to "
-                   << buffer_byte(d, *r, bank, hi - 1) << ")";
-            os << " in the same launch; the result depends on timing (which write lands last). Give each byte one "
-                  "writing core, or order the writes across launches";
-            L.fail(ErrorStatus::KernelFault, os.str());
-            return;
-        }
-        if (!far || s.hi > far->hi) {
-            if (far && far->core != s.core) other = far;
-            far = &s;
-        } else if (s.core != far->core && (!other || s.hi > other->hi)) {
-            other = &s;
-        }
-    }
-}
-
 }  // namespace
 
 void finish_launch(Launch& L) {
@@ -783,7 +713,7 @@ void finish_launch(Launch& L) {
                  << L.cpu_ns.load() / 1000 << " us): " << L.resumes.load() << " fiber resumes, " << L.passes.load()
                  << " scheduler passes, " << L.idle_waits.load() << " idle waits";
     if (!L.error) L.raise_fault();
-    if (!L.error) check_dram_races(L);
+    if (!L.error) check_races(L);
     if (!L.error) {
         // Program end: every page pushed into a CB must have been popped.
         for (Core* c : L.cores)
@@ -829,9 +759,10 @@ namespace {
 
 // Core state for a launch: CBs from the program's plan, DST sized by the compute config, the
 // operand queue emptied, semaphores and runtime args written into L1.
-void core_setup(Core& c, const Program& p) {
+void core_setup(Core& c, const Program& p, const Device::Impl& d) {
     for (auto& cb : c.cbs) cb = CbState{};
-    c.dram_writes->clear();
+    c.races->reset(c.index, d.num_cores());
+    c.races->on = d.options.check_races;
     for (const auto& pl : p.core_cbs[c.index]) {
         CbState& cb = c.cbs[pl.index];
         cb.configured = true;
@@ -950,7 +881,7 @@ void Device::program_launch(ProgramId program) {
     for (uint32_t i = 0; i < d.num_cores(); ++i) {
         const auto& k = p.core_kernels[i];
         if (k[0] < 0 && k[1] < 0 && k[2] < 0) continue;
-        core_setup(*d.cores[i], p);
+        core_setup(*d.cores[i], p, d);
         L->cores.push_back(d.cores[i].get());
     }
     if (!d.pool) {
