@@ -92,8 +92,11 @@ inline ProgramId build_mcast_matmul(Device& dev, uint32_t M, uint32_t K, uint32_
     for (uint32_t y = 0; y < gy; ++y)
         for (uint32_t x = 0; x < gx; ++x) {
             const CoreCoord row_sender = dev.worker_core({0, y}), col_sender = dev.worker_core({x, 0});
-            // Receivers' rectangles (unused on receivers; an empty rectangle when the grid has one column / row).
-            const CoreCoord r0 = dev.worker_core({std::min(1u, gx - 1), y}), r1 = dev.worker_core({gx - 1, y});
+            // Receivers' rectangles (unused on receivers; an empty rectangle when the grid has one column / row),
+            // start corner first in the direction the sender's NoC runs: the A reader (DataMovement1) multicasts
+            // on NoC 1, so its row goes from the far end back, the B reader (DataMovement0) on NoC 0 (tt-metal
+            // issue #2977: the host swaps the corners for NOC_1).
+            const CoreCoord r0 = dev.worker_core({gx - 1, y}), r1 = dev.worker_core({std::min(1u, gx - 1), y});
             const CoreCoord c0 = dev.worker_core({x, std::min(1u, gy - 1)}), c1 = dev.worker_core({x, gy - 1});
             dev.program_set_runtime_args(prog, 0, {x, y},
                                          {A.address, Kt, w, pcM, y * pcM, x == 0 ? 1u : 0u, row_sender.x, row_sender.y,

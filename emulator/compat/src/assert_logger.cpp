@@ -8,33 +8,42 @@
 #include <tt-logger/tt-logger.hpp>
 #include <tt-metalium/assert.hpp>
 
+#include "core/error.hpp"
+#include "emu/dprint_format.hpp"
+
 namespace tt::assert {
 
-std::string format_message(std::string_view fmt, const std::vector<std::string>& args) {
-    std::string out;
-    size_t next = 0;
-    for (size_t i = 0; i < fmt.size(); ++i) {
-        char ch = fmt[i];
-        if ((ch == '{' || ch == '}') && i + 1 < fmt.size() && fmt[i + 1] == ch) {
-            out += ch;
-            ++i;
-        } else if (ch == '{') {
-            size_t close = fmt.find('}', i);
-            if (close == std::string_view::npos) {
-                out.append(fmt.substr(i));
-                break;
-            }
-            std::string_view field = fmt.substr(i + 1, close - i - 1);
-            size_t index = next++;
-            if (!field.empty() && field[0] >= '0' && field[0] <= '9')
-                index = size_t(std::atoi(std::string(field).c_str()));
-            out += index < args.size() ? args[index] : std::string("{?}");
-            i = close;
-        } else {
-            out += ch;
+// The emulator's DEVICE_PRINT formatter implements fmt's replacement fields and specs
+// (emu/dprint_format.hpp); its errors are re-worded to name the host-side format string.
+std::string format_message(std::string_view fmt, const std::vector<FormatArg>& args) {
+    static const zyx_emu_dprint_arg none{0, 0};
+    std::vector<zyx_emu_dprint_arg> dargs;
+    dargs.reserve(args.size());
+    for (const FormatArg& a : args) {
+        switch (a.kind) {
+            case FormatArg::Int: dargs.push_back({ZYX_EMU_DPRINT_I64, a.bits}); break;
+            case FormatArg::UInt: dargs.push_back({ZYX_EMU_DPRINT_U64, a.bits}); break;
+            case FormatArg::Float: dargs.push_back({ZYX_EMU_DPRINT_F32, a.bits}); break;
+            case FormatArg::Double: dargs.push_back({ZYX_EMU_DPRINT_F64, a.bits}); break;
+            case FormatArg::Bool: dargs.push_back({ZYX_EMU_DPRINT_BOOL, a.bits}); break;
+            case FormatArg::Char: dargs.push_back({ZYX_EMU_DPRINT_CHAR, a.bits}); break;
+            case FormatArg::Text: dargs.push_back({ZYX_EMU_DPRINT_STR, uint64_t(uintptr_t(a.text.c_str()))}); break;
         }
     }
-    return out;
+    const std::string text(fmt);  // NUL-terminated for the formatter
+    const zyx_emu_dprint_format m{text.c_str(), uint32_t(dargs.size()), dargs.empty() ? &none : dargs.data()};
+    try {
+        return zyx::emu::format_device_print(m);
+    } catch (const zyx::Error& e) {
+        // The formatter's message is `[Unsupported: ]DEVICE_PRINT("<fmt>"): <why>`.
+        const bool unsupported = e.status() == zyx::ErrorStatus::Unsupported;
+        const std::string head = std::string(unsupported ? "Unsupported: " : "") + "DEVICE_PRINT(\"" + text + "\"): ";
+        const std::string& msg = e.message();
+        const std::string why = msg.compare(0, head.size(), head) == 0 ? msg.substr(head.size()) : msg;
+        throw ::tt::exception(std::string(unsupported ? "Unsupported: " : "") + "tt-metal format string \"" + text +
+                                  "\" (TT_THROW / TT_FATAL / log_*): " + why,
+                              unsupported ? "unsupported" : "invalid_argument");
+    }
 }
 
 void throw_exception(const char* file, int line, const char* kind, const char* condition, const std::string& message,

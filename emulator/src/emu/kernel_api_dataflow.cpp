@@ -388,6 +388,20 @@ void noc_write(uint32_t src_l1, uint64_t dst, uint32_t size, uint8_t noc) {
     ++f.events;
 }
 
+[[noreturn]] ZYX_EMU_COLD void mcast_corner_fault(const char* api, uint8_t noc, uint32_t x0, uint32_t y0, uint32_t x1,
+                                                  uint32_t y1) {
+    auto corner = [](uint32_t x, uint32_t y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; };
+    const bool up = noc == 0;
+    const std::string start =
+        corner(up ? std::min(x0, x1) : std::max(x0, x1), up ? std::min(y0, y1) : std::max(y0, y1));
+    const std::string end = corner(up ? std::max(x0, x1) : std::min(x0, x1), up ? std::max(y0, y1) : std::min(y0, y1));
+    kernel_fault(std::string(api) + ": the multicast rectangle " + corner(x0, y0) + "-" + corner(x1, y1) +
+                 " has its corners in the wrong order for NoC " + std::to_string(noc) + ": on NoC " +
+                 std::to_string(noc) + " the start corner must be " + (up ? "<=" : ">=") +
+                 " the end corner in x and y (NoC 0 runs towards larger coordinates, NoC 1 towards smaller; " +
+                 "swap the corners on the host for NOC_1), here " + start + "-" + end);
+}
+
 void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_t num_dests, bool loopback,
                          uint8_t noc) {
     Fiber& f = cur();
@@ -398,6 +412,11 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
     uint32_t x0 = uint32_t(mcast >> 48) & 63, y0 = uint32_t(mcast >> 54) & 63;
     uint32_t x1 = uint32_t(mcast >> 36) & 63, y1 = uint32_t(mcast >> 42) & 63;
     uint64_t local = mcast & ((1ull << 36) - 1);
+    // The start corner is the one the NoC reaches first: NoC 0 runs towards larger x and y, so its
+    // rectangles go start <= end; NoC 1 runs the other way, so start >= end (tt-metal host code
+    // swaps the corners for NOC_1; tt-metal issue #2977). A 1-wide side fits either order.
+    if (noc == 0 ? (x0 > x1 || y0 > y1) : (x0 < x1 || y0 < y1)) [[unlikely]]
+        mcast_corner_fault(api, noc, x0, y0, x1, y1);
     uint64_t off = 0;
     if (!d.l1_offset(local, &off) || off + size > d.spec.l1_bytes)
         kernel_fault(std::string(api) + ": destination " + hex(local) + " (+" + std::to_string(size) +

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/constants.hpp>
@@ -97,10 +98,12 @@ int main() {
     TensorAccessorArgs(*c_buf).append_to(in1_sender_ct_args);
     TensorAccessorArgs(*c_buf).append_to(in1_receiver_ct_args);
     const std::string dir = "emulator/compat/examples/matmul_multicore_reuse_mcast/kernels/";
-    KernelHandle in0_sender = CreateKernel(program, dir + "reader_bmm_tile_layout_in0_sender.cpp", in0_senders,
-                                           ReaderDataMovementConfig(in0_sender_ct_args));
-    KernelHandle in1_sender = CreateKernel(program, dir + "reader_bmm_tile_layout_in1_sender_writer.cpp", in1_senders,
-                                           WriterDataMovementConfig(in1_sender_ct_args));
+    const ReaderDataMovementConfig in0_sender_config(in0_sender_ct_args);
+    const WriterDataMovementConfig in1_sender_config(in1_sender_ct_args);
+    KernelHandle in0_sender =
+        CreateKernel(program, dir + "reader_bmm_tile_layout_in0_sender.cpp", in0_senders, in0_sender_config);
+    KernelHandle in1_sender =
+        CreateKernel(program, dir + "reader_bmm_tile_layout_in1_sender_writer.cpp", in1_senders, in1_sender_config);
     KernelHandle in0_receiver = 0, in1_receiver = 0;
     if (num_cores_x > 1)
         in0_receiver = CreateKernel(program, dir + "reader_bmm_tile_layout_in0_receiver.cpp",
@@ -125,8 +128,9 @@ int main() {
                  ComputeConfig{.math_fidelity = MathFidelity::HiFi4, .compile_args = compute_args});
 
     // Kernels address cores by NoC coordinates. A multicast rectangle is given start → end in the
-    // direction its NoC runs: NOC_0 (BRISC's default) with start the lower corner, NOC_1
-    // (NCRISC's) with start the upper corner (the emulator takes either order).
+    // direction its NoC runs: on NOC_0 start is the lower corner, on NOC_1 the upper one (the
+    // emulator faults on the other order). The reader config takes NOC_0 and the writer config
+    // NOC_1 (tt-metal's preferred DRAM read / write NoCs), so the corners follow each config.
     const uint32_t writer_args[] = {out_subblock_h, out_subblock_w, per_core_M / out_subblock_h,
                                     per_core_N / out_subblock_w};
     for (uint32_t y = 0; y < num_cores_y; ++y)
@@ -134,19 +138,21 @@ int main() {
             const CoreCoord core = {x, y};
             const uint32_t row_start = y * per_core_M, col_start = x * per_core_N;
             if (x == 0) {
-                const CoreCoord first = device->worker_core_from_logical_core({1, y});
-                const CoreCoord last = device->worker_core_from_logical_core({num_cores_x - 1, y});
+                CoreCoord first = device->worker_core_from_logical_core({1, y});
+                CoreCoord last = device->worker_core_from_logical_core({num_cores_x - 1, y});
+                if (in0_sender_config.noc == NOC::NOC_1) std::swap(first, last);
                 SetRuntimeArgs(program, in0_sender, core,
-                               {a_buf->address(), Kt, row_start, per_core_M, in0_block_w, num_blocks, uint32_t(last.x),
-                                uint32_t(last.y), uint32_t(first.x), uint32_t(first.y), num_cores_x - 1});
+                               {a_buf->address(), Kt, row_start, per_core_M, in0_block_w, num_blocks, uint32_t(first.x),
+                                uint32_t(first.y), uint32_t(last.x), uint32_t(last.y), num_cores_x - 1});
             } else {
                 const CoreCoord sender = device->worker_core_from_logical_core({0, y});
                 SetRuntimeArgs(program, in0_receiver, core,
                                {uint32_t(sender.x), uint32_t(sender.y), per_core_M, in0_block_w, num_blocks});
             }
             if (y == 0) {
-                const CoreCoord first = device->worker_core_from_logical_core({x, 1});
-                const CoreCoord last = device->worker_core_from_logical_core({x, num_cores_y - 1});
+                CoreCoord first = device->worker_core_from_logical_core({x, 1});
+                CoreCoord last = device->worker_core_from_logical_core({x, num_cores_y - 1});
+                if (in1_sender_config.noc == NOC::NOC_1) std::swap(first, last);
                 std::vector<uint32_t> args = {b_buf->address(),  Nt,
                                               col_start,         per_core_N,
                                               in0_block_w,       num_blocks,

@@ -5,11 +5,19 @@
 //   <message>
 // here of class tt::exception (a std::runtime_error), which also says which zyx error category
 // the failure belongs to ("unsupported", "invalid_argument", "kernel_fault", … : the names of
-// zyx::ErrorStatus). No backtrace is appended. Messages are fmt-style: each "{}" (or "{:spec}",
-// the spec ignored) takes the next argument; "{{" and "}}" are braces.
+// zyx::ErrorStatus). No backtrace is appended. Messages are fmt-style: each "{}" takes the next
+// argument, "{N}" argument N; "{{" and "}}" are braces. A field may carry fmt's spec
+// [[fill]align][sign][#][0][width][.precision][type] (align < > ^; types d x X o b B c for
+// integers, chars and bools, f F e E g G for floats, s for strings), e.g. "{:>8}", "{:.3e}",
+// "{:#x}"; "{}" prints a float as the shortest text that reads back to the same value, as fmt
+// does. Other types (CoreCoord, std::string …) print through operator<< and take the string
+// specs. A format string fmt would reject at compile time (a field without argument, a spec the
+// type does not take) throws tt::exception naming the format string (category
+// "invalid_argument"; "unsupported" for fmt features not modelled: named fields, nested widths).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -32,29 +40,48 @@ private:
 
 namespace assert {
 
-// One argument as fmt would print it with "{}": integers (uint8_t too) as numbers, bool as
-// true/false, enums as their value, everything else through operator<<.
+// One argument of a format call: numbers keep their value (the spec decides the text), every
+// other type is printed through operator<<.
+struct FormatArg {
+    enum Kind : uint8_t { Int, UInt, Float, Double, Bool, Char, Text } kind;
+    uint64_t bits = 0;  // Int: the int64_t value; Float / Double: the IEEE bits
+    std::string text;   // Text only
+};
+
 template <class T>
-std::string format_arg(const T& v) {
-    std::ostringstream os;
+FormatArg format_arg(const T& v) {
     if constexpr (std::is_same_v<T, bool>) {
-        os << (v ? "true" : "false");
+        return {FormatArg::Bool, v ? 1u : 0u, {}};
+    } else if constexpr (std::is_same_v<T, char>) {
+        return {FormatArg::Char, uint64_t(uint8_t(v)), {}};
     } else if constexpr (std::is_enum_v<T>) {
-        os << +static_cast<std::underlying_type_t<T>>(v);
-    } else if constexpr (std::is_integral_v<T> && sizeof(T) == 1 && !std::is_same_v<T, char>) {
-        os << +v;
+        return format_arg(static_cast<std::underlying_type_t<T>>(v));
+    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+        return {FormatArg::Int, uint64_t(int64_t(v)), {}};
+    } else if constexpr (std::is_integral_v<T>) {
+        return {FormatArg::UInt, uint64_t(v), {}};
+    } else if constexpr (std::is_same_v<T, float>) {
+        uint32_t b;
+        std::memcpy(&b, &v, 4);
+        return {FormatArg::Float, b, {}};
+    } else if constexpr (std::is_floating_point_v<T>) {
+        const double d = double(v);
+        uint64_t b;
+        std::memcpy(&b, &d, 8);
+        return {FormatArg::Double, b, {}};
     } else {
+        std::ostringstream os;
         os << v;
+        return {FormatArg::Text, 0, os.str()};
     }
-    return os.str();
 }
 
 // Substitutes args into an fmt-style format string (see the top of this file).
-std::string format_message(std::string_view fmt, const std::vector<std::string>& args);
+std::string format_message(std::string_view fmt, const std::vector<FormatArg>& args);
 
 template <class... Args>
 std::string format(std::string_view fmt, const Args&... args) {
-    return format_message(fmt, std::vector<std::string>{format_arg(args)...});
+    return format_message(fmt, std::vector<FormatArg>{format_arg(args)...});
 }
 
 // Throws tt::exception with tt-metal's text; `category` as tt::exception::category().
