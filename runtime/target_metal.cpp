@@ -252,9 +252,16 @@ public:
             const protocol::Kernel& k = p.kernels[i];
             try {
                 if (k.kind == protocol::KernelKind::compute) {
+                    // One mode per CB, as tt-metal's programs size it (NUM_CIRCULAR_BUFFERS).
+                    std::vector<UnpackToDestMode> unpack(NUM_CIRCULAR_BUFFERS, UnpackToDestMode::Default);
+                    for (uint32_t cb : p.unpack_to_dest_fp32) {
+                        if (cb >= unpack.size()) unpack.resize(cb + 1, UnpackToDestMode::Default);
+                        unpack[cb] = UnpackToDestMode::UnpackToDestFp32;
+                    }
                     tm::ComputeConfig cfg{.math_fidelity = to_metal(p.math_fidelity),
                                           .fp32_dest_acc_en = p.fp32_dest_acc,
                                           .dst_full_sync_en = p.dst_full_sync,
+                                          .unpack_to_dest_mode = std::move(unpack),
                                           .math_approx_mode = p.math_approx,
                                           .compile_args = k.compile_args,
                                           .defines = k.defines};

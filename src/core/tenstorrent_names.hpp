@@ -76,6 +76,11 @@ inline constexpr MathFidelity kMathFidelities[] = {MathFidelity::LoFi, MathFidel
                                                    MathFidelity::HiFi4};
 // "LoFi", "HiFi2", "HiFi3", "HiFi4"; "invalid" for any other value.
 std::string_view math_fidelity_name(MathFidelity m);
+
+// How copy_tile (and the other datacopies to DST) unpacks a CB, per CB (tt-metal's values;
+// docs/numerics.md §2): Default goes through SrcA, which holds a Float32 tile as TF32;
+// UnpackToDestFp32 writes a Float32 tile into DST whole, and the FPU can no longer read that CB.
+enum class UnpackToDestMode : uint8_t { Default = 0, UnpackToDestFp32 = 1 };
 // Inverse of math_fidelity_name for the four fidelities; false (and *out untouched) otherwise.
 bool math_fidelity_from_name(std::string_view name, MathFidelity* out);
 

@@ -34,13 +34,35 @@ struct Result {
     std::optional<Error> err;
 };
 
-std::vector<uint8_t> to_l1(DataFormat fmt, const std::vector<RowMajor>& tiles) { return tiles_to_bytes(fmt, tiles); }
+// Float16 pages hold IEEE half bits (the tests' values are normal halves, where Tensix FP16 agrees);
+// the other formats as emu_test's helpers write and read them.
+std::vector<uint8_t> to_l1(DataFormat fmt, const std::vector<RowMajor>& tiles) {
+    if (fmt != DataFormat::Float16) return tiles_to_bytes(fmt, tiles);
+    std::vector<uint8_t> bytes(tiles.size() * 2048);
+    for (size_t t = 0; t < tiles.size(); ++t)
+        for (uint32_t i = 0; i < 1024; ++i) {
+            const uint16_t h = f32_to_f16(tiles[t][i]);
+            std::memcpy(bytes.data() + t * 2048 + face_index(i / 32, i % 32) * 2, &h, 2);
+        }
+    return bytes;
+}
+std::vector<RowMajor> from_l1(DataFormat fmt, const std::vector<uint8_t>& bytes) {
+    if (fmt != DataFormat::Float16) return bytes_to_tiles(fmt, bytes);
+    std::vector<RowMajor> tiles(bytes.size() / 2048, RowMajor(1024));
+    for (size_t t = 0; t < tiles.size(); ++t)
+        for (uint32_t i = 0; i < 1024; ++i) {
+            uint16_t h;
+            std::memcpy(&h, bytes.data() + t * 2048 + face_index(i / 32, i % 32) * 2, 2);
+            tiles[t][i] = f16_to_f32(h);
+        }
+    return tiles;
+}
 
 // One core: every input CB is read in full and waited for; `body` runs between tile_regs_acquire
 // and tile_regs_commit; DST tiles 0 … n_out − 1 are packed into cb 16 (format `out_fmt`). DST is
-// 32-bit when `fp32_dest`, full sync.
+// 32-bit when `fp32_dest`, full sync. `to_dest`: the CBs set to UnpackToDestFp32.
 Result run_prog(const std::vector<InCb>& ins, DataFormat out_fmt, uint32_t n_out, const std::string& body,
-                bool fp32_dest, const std::string& pack_body = "") {
+                bool fp32_dest, const std::string& pack_body = "", const std::vector<uint32_t>& to_dest = {}) {
     Device dev(preset("wormhole-n150"));
     ProgramSpec s;
     std::string reader = "void kernel_main() {\n", waits, pops;
@@ -77,6 +99,10 @@ Result run_prog(const std::vector<InCb>& ins, DataFormat out_fmt, uint32_t n_out
                 one_core());
     k.compute.fp32_dest_acc_en = fp32_dest;
     k.compute.dst_full_sync_en = true;
+    for (uint32_t c : to_dest) {
+        k.compute.unpack_to_dest_mode.resize(std::max<size_t>(k.compute.unpack_to_dest_mode.size(), c + 1));
+        k.compute.unpack_to_dest_mode[c] = UnpackToDestMode::UnpackToDestFp32;
+    }
     s.kernels = {dm1("reader", reader, one_core()),
                  dm0("writer",
                      "void kernel_main() {\n    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), " + opg +
@@ -99,7 +125,7 @@ Result run_prog(const std::vector<InCb>& ins, DataFormat out_fmt, uint32_t n_out
     if (res.err) return res;
     std::vector<uint8_t> ob(size_t(n_out) * out_tile);
     dev.buffer_read(out.id, ob.data(), ob.size());
-    res.tiles = bytes_to_tiles(out_fmt, ob);
+    res.tiles = from_l1(out_fmt, ob);
     return res;
 }
 
@@ -238,13 +264,15 @@ TEST(EmuKernelApiMore, BinaryDestReuseReadsAFp32DstTileAsTf32) {
         a[i] = 1.0f + std::ldexp(float(i % 64 + 1), -23);  // bits below TF32's 10 mantissa bits
         b[i] = std::ldexp(1.0f, -(i % 8)) + std::ldexp(1.0f, -20);
     }
-    auto r = run_one(DataFormat::Float32, {a, b}, 2, R"(
+    // a in cb 0 (UnpackToDestFp32: copy_tile keeps every bit), b in cb 1 (Default: the FPU reads it).
+    auto r = run_prog({{0, DataFormat::Float32, {a}}, {1, DataFormat::Float32, {b}}}, DataFormat::Float32, 2, R"(
     copy_tile_init(0);
     copy_tile(0, 0, 0);
-    binary_dest_reuse_tiles_init<ELWADD, EltwiseBinaryReuseDestType::DEST_TO_SRCA>(0);
-    binary_dest_reuse_tiles<ELWADD, EltwiseBinaryReuseDestType::DEST_TO_SRCA>(0, 1, 0);
+    binary_dest_reuse_tiles_init<ELWADD, EltwiseBinaryReuseDestType::DEST_TO_SRCA>(1);
+    binary_dest_reuse_tiles<ELWADD, EltwiseBinaryReuseDestType::DEST_TO_SRCA>(1, 0, 0);
     copy_tile_init(0);
-    copy_tile(0, 0, 1);)");
+    copy_tile(0, 0, 1);)",
+                      true, "", {0});
     ASSERT_FALSE(r.err) << r.err->what();
     for (int i = 0; i < 1024; ++i) {
         ASSERT_EQ(r.tiles[0][i], tf32(a[i]) + tf32(b[i])) << i;
@@ -323,18 +351,24 @@ TEST(EmuKernelApiMore, UnaryBcastTakesPartInTheChecks) {
                              "    unary_bcast<BroadcastType::COL>(0, 0, 0);");
     ASSERT_TRUE(wrong_dim.err);
     EXPECT_TRUE(contains(wrong_dim.err->what(), "unary_bcast_init<BroadcastType::COL>")) << wrong_dim.err->what();
-    // A broadcast through SrcB keeps Float32 to TF32; NONE copies to DST at full precision.
+    // A broadcast through SrcB keeps Float32 to TF32; NONE is a datacopy to DST: full precision
+    // from a CB set to UnpackToDestFp32 (cb 1), TF32 through SrcA from a Default one (cb 0).
     RowMajor fine(1024);
     for (int i = 0; i < 1024; ++i) fine[i] = 1.0f + std::ldexp(float(i % 256 + 1), -23);
-    auto r = run_one(DataFormat::Float32, {fine}, 2, R"(
+    auto r = run_prog({{0, DataFormat::Float32, {fine}}, {1, DataFormat::Float32, {fine}}}, DataFormat::Float32, 3,
+                      R"(
     unary_bcast_init<BroadcastType::SCALAR>(0, 16);
     unary_bcast<BroadcastType::SCALAR>(0, 0, 0);
+    unary_bcast_init<BroadcastType::NONE>(1, 16);
+    unary_bcast<BroadcastType::NONE>(1, 0, 1);
     unary_bcast_init<BroadcastType::NONE>(0, 16);
-    unary_bcast<BroadcastType::NONE>(0, 0, 1);)");
+    unary_bcast<BroadcastType::NONE>(0, 0, 2);)",
+                      true, "", {1});
     ASSERT_FALSE(r.err) << r.err->what();
     for (int i = 0; i < 1024; ++i) {
         ASSERT_EQ(r.tiles[0][i], tf32(fine[0])) << i;
         ASSERT_EQ(r.tiles[1][i], fine[i]) << i;
+        ASSERT_EQ(r.tiles[2][i], tf32(fine[i])) << i;
     }
 }
 
@@ -369,10 +403,19 @@ TEST(EmuKernelApiMore, RowBroadcastOfRowIdx) {
 
 
 // ---- packer ReLU and L1 accumulation -----------------------------------------------------------
+// Goldens: the ReLU stage of the Tensix packer (tt-isa-documentation, WormholeB0 Packers/ReLU.md)
+// with the mode tt-llk's _llk_pack_relu_config_ programs for a config word.
 
-TEST(EmuKernelApiMore, PackerZeroReluPacksNegativesAsZero) {
+namespace {
+float relu_min(float x, float t) { return x <= t ? 0.0f : x; }
+float relu_max(float x, float t) { return x <= 0.0f ? 0.0f : x > t ? t : x; }
+uint32_t relu_word(uint32_t type, uint16_t threshold) { return type | uint32_t(threshold) << 16; }
+}  // namespace
+
+TEST(EmuKernelApiMore, PackerZeroReluPacksNonPositivesAsPlusZero) {
     std::mt19937 rng(17);
-    const RowMajor x = random_tile(rng);
+    RowMajor x = random_tile(rng);
+    x[5] = -0.0f;  // x <= 0 packs +0, so −0 too
     for (DataFormat fmt : kFormats) {
         // Page 0 packed with ReLU, page 1 after it is switched off again.
         auto r = run_prog({{0, fmt, {x}}}, fmt, 2, "    copy_tile_init(0);\n    copy_tile(0, 0, 0);",
@@ -383,16 +426,72 @@ TEST(EmuKernelApiMore, PackerZeroReluPacksNegativesAsZero) {
     pack_tile(0, 16);)");
         ASSERT_FALSE(r.err) << r.err->what();
         for (int i = 0; i < 1024; ++i) {
-            ASSERT_EQ(r.tiles[0][i], x[i] < 0 ? 0.0f : x[i]) << fname(fmt) << " " << i;
+            ASSERT_EQ(bits(r.tiles[0][i]), bits(relu_min(x[i], 0.0f))) << fname(fmt) << " " << i;
             ASSERT_EQ(r.tiles[1][i], x[i]) << fname(fmt) << " " << i;
         }
     }
-    auto thr = run_one(DataFormat::Float16_b, {x}, 1,
-                       "    copy_tile_init(0);\n    copy_tile(0, 0, 0);\n"
-                       "    pack_relu_config(ReluType::MAX_THRESHOLD_RELU | (0x3F80u << 16));");
-    ASSERT_TRUE(thr.err);
-    EXPECT_EQ(thr.err->status(), ErrorStatus::Unsupported) << thr.err->what();
-    EXPECT_TRUE(contains(thr.err->what(), "Unsupported: pack_relu_config")) << thr.err->what();
+}
+
+// MIN_THRESHOLD_RELU, MAX_THRESHOLD_RELU and ZERO_RELU with a threshold (which tt-llk programs as
+// MIN_THRESHOLD_RELU), threshold 1.5 as BF16 bits; f32 with a 32-bit DST, bf16 with a 16-bit one.
+TEST(EmuKernelApiMore, PackerThresholdReluModes) {
+    std::mt19937 rng(23);
+    const RowMajor x = random_tile(rng);
+    const float thr = 1.5f;
+    const uint16_t tb = f32_to_bf16(thr);
+    for (DataFormat fmt : kFormats) {
+        const std::string pack = "    pack_relu_config(" + std::to_string(relu_word(2, tb)) +
+            "u);\n    pack_tile(0, 16);\n    pack_relu_config(" + std::to_string(relu_word(3, tb)) +
+            "u);\n    pack_tile(0, 16);\n    pack_relu_config(" + std::to_string(relu_word(1, tb)) +
+            "u);\n    pack_tile(0, 16);\n    pack_relu_config(ReluType::NO_RELU);";
+        auto r = run_prog({{0, fmt, {x}}}, fmt, 3, "    copy_tile_init(0);\n    copy_tile(0, 0, 0);",
+                          fmt == DataFormat::Float32, pack);
+        ASSERT_FALSE(r.err) << r.err->what();
+        int clamped = 0, dropped = 0;
+        for (int i = 0; i < 1024; ++i) {
+            ASSERT_EQ(r.tiles[0][i], relu_min(x[i], thr)) << fname(fmt) << " MIN " << i << " x " << x[i];
+            ASSERT_EQ(r.tiles[1][i], relu_max(x[i], thr)) << fname(fmt) << " MAX " << i << " x " << x[i];
+            ASSERT_EQ(r.tiles[2][i], relu_min(x[i], thr)) << fname(fmt) << " ZERO+thr " << i << " x " << x[i];
+            clamped += x[i] > thr, dropped += x[i] > 0 && x[i] <= thr;
+        }
+        EXPECT_GT(clamped, 0);  // the data exercises both sides of the threshold
+        EXPECT_GT(dropped, 0);
+    }
+}
+
+// A 16-bit DST packed into a Float16 CB reads the threshold as FP16 bits (ISA: IntermediateFormat
+// FP16): 0x3e00 is 1.5 as FP16 but 0.125 as BF16.
+TEST(EmuKernelApiMore, PackerReluThresholdIsFp16ForAFloat16Cb) {
+    std::mt19937 rng(29);
+    const RowMajor x = random_tile(rng);
+    const uint16_t tb = f32_to_f16(1.5f);
+    auto r = run_prog({{0, DataFormat::Float16, {x}}}, DataFormat::Float16, 1,
+                      "    copy_tile_init(0);\n    copy_tile(0, 0, 0);", false,
+                      "    pack_relu_config(" + std::to_string(relu_word(3, tb)) + "u);\n    pack_tile(0, 16);");
+    ASSERT_FALSE(r.err) << r.err->what();
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(r.tiles[0][i], relu_max(x[i], 1.5f)) << i << " x " << x[i];
+}
+
+TEST(EmuKernelApiMore, PackerReluBadConfigsFault) {
+    std::mt19937 rng(31);
+    const RowMajor x = random_tile(rng);
+    const std::string copy = "    copy_tile_init(0);\n    copy_tile(0, 0, 0);";
+    auto bad_type = run_one(DataFormat::Float16_b, {x}, 1, copy + "\n    pack_relu_config(5);");
+    ASSERT_TRUE(bad_type.err);
+    EXPECT_TRUE(contains(bad_type.err->what(), "ReLU type 5 in bits 3:0 is not a ReluType")) << bad_type.err->what();
+    auto negative = run_one(DataFormat::Float16_b, {x}, 1,
+                            copy + "\n    pack_relu_config(ReluType::MAX_THRESHOLD_RELU | (0xBF80u << 16));");
+    ASSERT_TRUE(negative.err);
+    EXPECT_TRUE(contains(negative.err->what(), "threshold 0x0000bf80 (bits 31:16) is negative"))
+        << negative.err->what();
+    // Integer CBs: tt-llk turns ZERO_RELU into a threshold mode, which the ISA defines for floats.
+    auto integer = run_prog({{0, DataFormat::Int32, {x}}}, DataFormat::Int32, 1, copy, true,
+                            "    pack_relu_config(ReluType::ZERO_RELU);\n    pack_tile(0, 16);");
+    ASSERT_TRUE(integer.err);
+    EXPECT_EQ(integer.err->status(), ErrorStatus::Unsupported) << integer.err->what();
+    EXPECT_TRUE(contains(integer.err->what(),
+                         "Unsupported: pack_tile(0, cb 16): packer ReLU (pack_relu_config) into a Int32 CB"))
+        << integer.err->what();
 }
 
 TEST(EmuKernelApiMore, PackerL1AccumulationAddsToThePage) {
@@ -416,12 +515,84 @@ TEST(EmuKernelApiMore, PackerL1AccumulationAddsToThePage) {
             ASSERT_EQ(r.tiles[1][i], b[i]) << fname(fmt) << " " << i;
         }
     }
-    auto both = run_one(DataFormat::Float16_b, {a}, 1,
-                        "    copy_tile_init(0);\n    copy_tile(0, 0, 0);\n    tile_regs_commit();\n"
-                        "    tile_regs_wait();\n    pack_relu_config(ReluType::ZERO_RELU);\n"
-                        "    pack_reconfig_l1_acc(1);\n    pack_tile(0, 16);\n    tile_regs_release();\n"
-                        "    tile_regs_acquire();\n    copy_tile(0, 0, 0);");
-    ASSERT_TRUE(both.err);
-    EXPECT_TRUE(contains(both.err->what(), "Unsupported: pack_tile(0, cb 16) with packer ReLU and L1 accumulation"))
-        << both.err->what();
+    auto integer =
+        run_prog({{0, DataFormat::Int32, {a}}}, DataFormat::Int32, 1, "    copy_tile_init(0);\n    copy_tile(0, 0, 0);",
+                 true, "    pack_reconfig_l1_acc(1);\n    pack_tile(0, 16);");
+    ASSERT_TRUE(integer.err);
+    EXPECT_EQ(integer.err->status(), ErrorStatus::Unsupported) << integer.err->what();
+    EXPECT_TRUE(
+        contains(integer.err->what(), "Unsupported: pack_tile(0, cb 16): packer L1 accumulation into a Int32 CB"))
+        << integer.err->what();
+}
+
+// ReLU comes before the accumulation adder in the packer pipeline: page = page + relu(DST), which
+// can be negative (relu(page + DST) could not).
+TEST(EmuKernelApiMore, PackerReluThenL1Accumulation) {
+    std::mt19937 rng(37);
+    const RowMajor a = random_tile(rng), b = random_tile(rng);
+    const float thr = 1.5f;
+    const uint16_t tb = f32_to_bf16(thr);
+    for (DataFormat fmt : kFormats) {
+        auto r = run_prog({{0, fmt, {a, b}}}, fmt, 2,
+                          "    copy_tile_init(0);\n    copy_tile(0, 0, 0);\n    copy_tile(0, 1, 1);",
+                          fmt == DataFormat::Float32,
+                          "    pack_tile<true>(0, 16, 0);\n    pack_tile<true>(0, 16, 1);\n"
+                          "    pack_reconfig_l1_acc(1);\n    pack_relu_config(ReluType::ZERO_RELU);\n"
+                          "    pack_tile<true>(1, 16, 0);\n    pack_relu_config(" +
+                              std::to_string(relu_word(3, tb)) +
+                              "u);\n    pack_tile<true>(1, 16, 1);\n    pack_reconfig_l1_acc(0);\n"
+                              "    pack_relu_config(ReluType::NO_RELU);");
+        ASSERT_FALSE(r.err) << r.err->what();
+        int negative = 0;
+        for (int i = 0; i < 1024; ++i) {
+            const float s0 = a[i] + relu_min(b[i], 0.0f), s1 = a[i] + relu_max(b[i], thr);
+            ASSERT_EQ(r.tiles[0][i], fmt == DataFormat::Float32 ? s0 : bf16_pack(s0)) << fname(fmt) << " " << i;
+            ASSERT_EQ(r.tiles[1][i], fmt == DataFormat::Float32 ? s1 : bf16_pack(s1)) << fname(fmt) << " " << i;
+            negative += r.tiles[0][i] < 0;
+        }
+        EXPECT_GT(negative, 0);  // tells the two orders apart
+    }
+}
+
+// ---- fast_tilize (tilize.h) --------------------------------------------------------------------
+
+// fast_tilize_init / _block / _uninit with tt-metal's signatures tilize a row-major block 3 tiles
+// wide (32 rows of 96 datums in 3 pages) into 3 face-ordered tiles, as tilize_block does (f32 and
+// bf16). The kernel gives up run_prog's DST cycle first: fast_tilize_block acquires DST itself.
+TEST(EmuKernelApiMore, FastTilizeTilizesARowMajorBlock) {
+    std::mt19937 rng(41);
+    const std::vector<RowMajor> want = {random_tile(rng), random_tile(rng), random_tile(rng)};
+    std::vector<float> block(3 * 1024);  // row r, column c of the block at r·96 + c
+    for (uint32_t r = 0; r < 32; ++r)
+        for (uint32_t c = 0; c < 96; ++c) block[r * 96 + c] = want[c / 32][r * 32 + c % 32];
+    // run_prog writes element i of an input tile at datum face_index(i) of its page; choose the
+    // elements so that the pages' datums are the block in row-major order.
+    std::vector<RowMajor> pages(3, RowMajor(1024));
+    for (uint32_t p = 0; p < 3; ++p)
+        for (uint32_t i = 0; i < 1024; ++i) pages[p][i] = block[p * 1024 + face_index(i / 32, i % 32)];
+    for (DataFormat fmt : kFormats) {
+        auto r = run_prog({{0, fmt, pages}}, fmt, 3,
+                          "    tile_regs_commit();\n    tile_regs_wait();\n    tile_regs_release();\n"
+                          "    fast_tilize_init(0, 3, 16);\n    fast_tilize_block(0, 3, 16);\n"
+                          "    fast_tilize_uninit(0, 16);\n    tile_regs_acquire();",
+                          fmt == DataFormat::Float32, "    // packed by fast_tilize_block");
+        ASSERT_FALSE(r.err) << r.err->what();
+        for (uint32_t t = 0; t < 3; ++t)
+            for (int i = 0; i < 1024; ++i)
+                ASSERT_EQ(r.tiles[t][i], want[t][i]) << fname(fmt) << " tile " << t << " " << i;
+    }
+}
+
+// The untilizing packs do not model the packer modes: with one on they fault instead of ignoring it.
+TEST(EmuKernelApiMore, UntilizeWithPackerReluIsUnsupported) {
+    std::mt19937 rng(43);
+    const RowMajor x = random_tile(rng);
+    auto r = run_prog({{0, DataFormat::Float16_b, {x}}}, DataFormat::Float16_b, 1,
+                      "    tile_regs_commit();\n    tile_regs_wait();\n    tile_regs_release();\n"
+                      "    pack_relu_config(ReluType::ZERO_RELU);\n    untilize_init(0);\n"
+                      "    untilize_block(0, 1, 16);\n    tile_regs_acquire();",
+                      false, "    // packed by untilize_block");
+    ASSERT_TRUE(r.err);
+    EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported) << r.err->what();
+    EXPECT_TRUE(contains(r.err->what(), "with packer ReLU (pack_relu_config) on")) << r.err->what();
 }

@@ -58,7 +58,8 @@ struct Outcome {
 // One core: `ins` are pushed by the reader, `outs` drained by the writer, `scratch` are CBs only
 // the compute kernel uses (index, pages). Every CB has format `fmt` and tile-sized pages.
 Outcome run_prog(const std::string& name, const std::string& src, DataFormat fmt, const std::vector<CbIo>& ins,
-                 const std::vector<CbIo>& outs, const std::vector<std::pair<uint32_t, uint32_t>>& scratch = {}) {
+                 const std::vector<CbIo>& outs, const std::vector<std::pair<uint32_t, uint32_t>>& scratch = {},
+                 const std::vector<uint32_t>& to_dest = {}) {
     const uint32_t page = tile_size_bytes(fmt);
     Device dev(preset("wormhole-n150"));
     ProgramSpec s;
@@ -79,6 +80,10 @@ Outcome run_prog(const std::string& name, const std::string& src, DataFormat fmt
     for (const auto& [index, pages] : scratch) s.cbs.push_back(cb(index, pages, one_core(), fmt));
     auto k = compute(name, src, one_core());
     k.compute.fp32_dest_acc_en = fmt == DataFormat::Float32;
+    for (uint32_t c : to_dest) {
+        k.compute.unpack_to_dest_mode.resize(std::max<size_t>(k.compute.unpack_to_dest_mode.size(), c + 1));
+        k.compute.unpack_to_dest_mode[c] = UnpackToDestMode::UnpackToDestFp32;
+    }
     s.kernels = {dm1("reader", kReader, one_core()), dm0("writer", kWriter, one_core()), k};
     Outcome res;
     ProgramId p;
@@ -197,8 +202,10 @@ TEST_P(Layout, TilizeUntilizeRoundTripIsExact) {
     const DataFormat f = GetParam();
     const std::vector<float> v = random_values(f, 3 * 1024, 7);
     const std::vector<uint8_t> rows = rows_bytes(f, v), tiles = tiles_bytes(f, v, 3);
+    // tilize (cb 0) and pack_untilize (cb 24) unpack straight into DST; untilize_block's copy of
+    // cb 1 goes through SrcA (Default mode, TF32 for Float32).
     Outcome r = run_prog("tilize_round_trip", kTilizeRoundTrip, f, {{0, 3, rows}, {1, 3, tiles}},
-                         {{16, 3, {}}, {17, 3, {}}, {18, 3, {}}}, {{24, 3}});
+                         {{16, 3, {}}, {17, 3, {}}, {18, 3, {}}}, {{24, 3}}, {0, 24});
     ASSERT_FALSE(r.err) << r.err->what();
     EXPECT_EQ(r.outs[0], tiles) << "tilize_block: row-major block → face-ordered tiles";
     EXPECT_EQ(r.outs[1], rows) << "pack_untilize_block: tiles → row-major block (round trip)";

@@ -36,7 +36,7 @@ struct Result {
 // in order into cb 16 and read back. DST is 32-bit for Float32 (fp32_dest_acc_en), 16-bit for
 // Float16_b; full sync (8 / 16 tiles) so that a test has room.
 Result run_ops(DataFormat fmt, const std::vector<RowMajor>& inputs, const std::string& body,
-               const std::vector<uint32_t>& pack) {
+               const std::vector<uint32_t>& pack, UnpackToDestMode cb0_mode = UnpackToDestMode::UnpackToDestFp32) {
     const bool f32 = fmt == DataFormat::Float32;
     const uint32_t tile = tile_size_bytes(fmt), n_in = uint32_t(inputs.size()), n_out = uint32_t(pack.size());
     Device dev(preset("wormhole-n150"));
@@ -57,6 +57,7 @@ Result run_ops(DataFormat fmt, const std::vector<RowMajor>& inputs, const std::s
                 one_core());
     k.compute.fp32_dest_acc_en = f32;
     k.compute.dst_full_sync_en = true;
+    k.compute.unpack_to_dest_mode = {cb0_mode};
     s.kernels = {dm1("reader",
                      R"(
 void kernel_main() {
@@ -444,7 +445,7 @@ TEST(EmuKernelApiOps, FilledTilesReadAsTheirValueEverywhere) {
     fill_tile(7, -2.0f);
     mm_init_short(0, 0);
     matmul_tiles(0, 0, 0, 1, 7);)",
-                         {1, 2, 3, 4, 5, 6, 7});
+                         {1, 2, 3, 4, 5, 6, 7}, UnpackToDestMode::Default);  // matmul reads cb 0
         ASSERT_FALSE(r.err) << r.err->what();
         const bool f32 = fmt == DataFormat::Float32;
         auto sfpu = [&](float v) { return packed_bits(fmt, f32 ? bits(v) : bf16_trunc(v)); };
@@ -481,7 +482,7 @@ TEST(EmuKernelApiOps, AFilledTileReadsAsZeroAfterRelease) {
     add_tiles(0, 0, 0, 0, 3);
     add_tiles(0, 0, 0, 0, 2);
     add_tiles(0, 0, 0, 0, 4);)",
-                         {3, 2, 4});
+                         {3, 2, 4}, UnpackToDestMode::Default);  // add_tiles reads cb 0
         ASSERT_FALSE(r.err) << r.err->what();
         int nonzero = 0;
         for (int i = 0; i < 1024; ++i) {
@@ -580,26 +581,48 @@ TEST(EmuKernelApiOps, RoundTileIsHalfToEvenAtDecimals) {
 
 // ---- FPU operand precision on Float32 CBs ----------------------------------------------------------
 
-TEST(EmuKernelApiOps, FpuOpsReadFloat32AsTf32ButCopyTileDoesNot) {
-    // x has mantissa bits below TF32's 10: the FPU (SrcA/SrcB, 19 bits) drops them.
+TEST(EmuKernelApiOps, FpuOpsReadFloat32AsTf32AndCopyTileFollowsTheUnpackMode) {
+    // x has mantissa bits below TF32's 10: the FPU (SrcA/SrcB, 19 bits) drops them, and so does
+    // copy_tile in the Default mode (it unpacks through SrcA).
     const float x = 1.0f + 0x1p-9f + 0x1p-20f, x_tf32 = 1.0f + 0x1p-9f;
     RowMajor a(1024, 0.0f), id(1024, 0.0f);
     for (int i = 0; i < 1024; ++i) a[i] = x;
     for (int i = 0; i < 32; ++i) id[i * 32 + i] = 1.0f;
     auto r = run_ops(DataFormat::Float32, {a, id}, R"(
     copy_tile_init(0);
-    copy_tile(0, 0, 0);                      // DST0 = a, exact in a 32-bit DST
+    copy_tile(0, 0, 0);                      // DST0 = a through SrcA (Default mode)
     transpose_wh_init_short(0);
     transpose_wh_tile(0, 0, 1);              // DST1 = aᵀ through SrcA
     mm_init_short(0, 0);
     matmul_tiles(0, 0, 0, 1, 2);             // DST2 = a · I through SrcB / SrcA)",
-                     {0, 1, 2});
+                     {0, 1, 2}, UnpackToDestMode::Default);
     ASSERT_FALSE(r.err) << r.err->what();
     for (int i = 0; i < 1024; ++i) {
-        ASSERT_EQ(r.tiles[0][i], x) << i;
+        ASSERT_EQ(r.tiles[0][i], x_tf32) << i;
         ASSERT_EQ(r.tiles[1][i], x_tf32) << i;
         ASSERT_EQ(r.tiles[2][i], x_tf32) << i;
     }
+    // UnpackToDestFp32: copy_tile writes DST whole.
+    r = run_ops(DataFormat::Float32, {a}, "    copy_tile_init(0);\n    copy_tile(0, 0, 0);", {0},
+                UnpackToDestMode::UnpackToDestFp32);
+    ASSERT_FALSE(r.err) << r.err->what();
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(r.tiles[0][i], x) << i;
+}
+
+TEST(EmuKernelApiOps, FpuOpOnACbSetToUnpackToDestFp32IsAFault) {
+    // On silicon the FPU's operand reads as zeros: the CB's tiles bypass SrcA / SrcB.
+    RowMajor a(1024, 1.5f);
+    auto r = run_ops(DataFormat::Float32, {a}, R"(
+    transpose_wh_init_short(0);
+    transpose_wh_tile(0, 0, 0);)",
+                     {0}, UnpackToDestMode::UnpackToDestFp32);
+    ASSERT_TRUE(r.err);
+    EXPECT_EQ(r.err->status(), ErrorStatus::KernelFault);
+    EXPECT_TRUE(contains(r.err->message(), "kernel 'ops' on core (0,0) TRISC0 (UNPACK): transpose_wh_tile"))
+        << r.err->message();
+    EXPECT_TRUE(contains(r.err->message(), "reads Float32 cb 0 through a source register, but the program sets "
+                                           "UnpackToDestMode::UnpackToDestFp32"))
+        << r.err->message();
 }
 
 // ---- integer SFPU ops (add_int_sfpu.h … binary_comp.h, div_int32_floor.h, _int32 / _uint32 ops) ---

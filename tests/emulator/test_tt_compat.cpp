@@ -66,7 +66,8 @@ struct ComputeRun {
 // Runs `compute_src` on one core with fp32 CBs and an fp32 DST: cb 0 holds the tiles of a,
 // cb 1 the tiles of b (both waited for by the compute kernel), cb 16 receives n_out tiles.
 ComputeRun run_compute(const std::string& name, const std::string& compute_src, const std::vector<float>& a,
-                       const std::vector<float>& b, uint32_t n_out, std::vector<uint32_t> compute_args = {}) {
+                       const std::vector<float>& b, uint32_t n_out, std::vector<uint32_t> compute_args = {},
+                       bool copied = true) {
     Device dev(preset("wormhole-n150"));
     const uint32_t page = tile_size_bytes(DataFormat::Float32);
     const uint32_t n0 = uint32_t(a.size() / kTileElems), n1 = uint32_t(b.size() / kTileElems);
@@ -81,6 +82,10 @@ ComputeRun run_compute(const std::string& name, const std::string& compute_src, 
     ct.insert(ct.end(), ctb.begin(), ctb.end());
     KernelSpec k = compute(name, compute_src, one_core());
     k.compute.fp32_dest_acc_en = true;
+    // `copied`: copy_tile brings a and b into DST whole (TTNN sets UnpackToDestFp32 on the fp32
+    // CBs of SFPU ops); else the FPU reads them (Default mode).
+    if (copied)
+        k.compute.unpack_to_dest_mode = {UnpackToDestMode::UnpackToDestFp32, UnpackToDestMode::UnpackToDestFp32};
     s.kernels = {dm1("reader", kReader, one_core(), ct),
                  dm0("writer", kWriter, one_core(), dev.tensor_accessor_args(C.id)), k};
     ComputeRun r;
@@ -258,7 +263,7 @@ void kernel_main() {
 
 TEST(EmuTtCompat, UnscopedEnumsCompileInBothSpellings) {
     auto a = reduce_input();
-    auto r = run_compute("reduce_both_spellings", kReduceBothSpellings, a, scaler_tile(1.0f), 2);
+    auto r = run_compute("reduce_both_spellings", kReduceBothSpellings, a, scaler_tile(1.0f), 2, {}, false);
     ASSERT_FALSE(r.err) << r.err->what();
     for (uint32_t i = 0; i < 32; ++i) {
         float sum = 0, mx = -1e30f;
@@ -271,7 +276,7 @@ TEST(EmuTtCompat, UnscopedEnumsCompileInBothSpellings) {
 TEST(EmuTtCompat, PoolTypeMinIsUnsupported) {
     std::string src = kReduceBothSpellings;
     src.replace(src.find("PoolType::MAX, ReduceDim::REDUCE_COL>(cb_in, cb_scaler, cb_out)"), 13, "PoolType::MIN");
-    auto r = run_compute("reduce_min", src, reduce_input(), scaler_tile(1.0f), 2);
+    auto r = run_compute("reduce_min", src, reduce_input(), scaler_tile(1.0f), 2, {}, false);
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::Unsupported) << r.err->what();
     EXPECT_TRUE(contains(r.err->what(), "Unsupported: reduce with PoolType::MIN")) << r.err->what();
@@ -321,7 +326,7 @@ TEST(EmuTtCompat, BroadcastRowsTakeTheTrailingRowIndex) {
             a[face_index(r, c)] = float(int(r * 3 + c) % 17) * 0.5f;
             b[face_index(r, c)] = float(int(r + c * 7) % 11) - 5.0f;
         }
-    auto r = run_compute("bcast_rows", kBcastRows, a, b, 4, {0});
+    auto r = run_compute("bcast_rows", kBcastRows, a, b, 4, {0}, false);
     ASSERT_FALSE(r.err) << r.err->what();
     for (uint32_t i = 0; i < 32; ++i)
         for (uint32_t j = 0; j < 32; ++j) {
@@ -337,7 +342,7 @@ TEST(EmuTtCompat, BroadcastRowsTakeTheTrailingRowIndex) {
 // the tile is a fault naming the argument and the kernel.
 TEST(EmuTtCompat, BroadcastOfARowPastTheTileIsAFault) {
     std::vector<float> a(kTileElems, 1.0f), b(kTileElems, 2.0f);
-    auto r = run_compute("bcast_row_32", kBcastRows, a, b, 4, {32});
+    auto r = run_compute("bcast_row_32", kBcastRows, a, b, 4, {32}, false);
     ASSERT_TRUE(r.err);
     EXPECT_EQ(r.err->status(), ErrorStatus::KernelFault) << r.err->what();
     EXPECT_TRUE(contains(r.err->what(), "bcast_row_idx > 31")) << r.err->what();

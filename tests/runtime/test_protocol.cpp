@@ -44,6 +44,7 @@ Program sample_program() {
     p.num_scalars = 1;
     p.fp32_dest_acc = true;
     p.math_fidelity = MathFidelity::LoFi;
+    p.unpack_to_dest_fp32 = {16};
     return p;
 }
 
@@ -141,6 +142,10 @@ TEST(Protocol, ProgramLimitsAndIndicesAreChecked) {
             "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1}],\"cbs\":[{\"index\":0,\"format\":\"Float64\","
             "\"page_bytes\":4,\"num_pages\":1}]}",
         ErrorStatus::InvalidArgument, "unknown data format 'Float64'");
+    expect_reject(head +
+                      "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1}],\"cbs\":[{\"index\":0,"
+                      "\"format\":\"Float32\",\"page_bytes\":4096,\"num_pages\":1}],\"unpack_to_dest_fp32\":[0,3]}",
+                  ErrorStatus::InvalidArgument, "unpack_to_dest_fp32 names CB 3, which the program does not declare");
     expect_reject(
         head + "\"kernels\":[{\"name\":\"r\",\"kind\":\"compute\",\"source_bytes\":1,\"defines\":{\"A B\":\"1\"}}]}",
         ErrorStatus::InvalidArgument, "not a C identifier");

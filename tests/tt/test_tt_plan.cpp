@@ -96,6 +96,9 @@ TEST(TtPlan, OutputTilesAreSplitOverTheWholeGrid) {
     EXPECT_EQ(prog.kernels[1].kind, zyx::tt::protocol::KernelKind::compute);
     EXPECT_EQ(prog.kernels[2].kind, zyx::tt::protocol::KernelKind::data_movement_0);
     EXPECT_TRUE(prog.fp32_dest_acc);
+    // Both f32 operands are copy_tiled into DST: unpacked straight into it, not through SrcA (TF32).
+    std::vector<uint32_t> want_to_dest = {p.streams[0].cb, p.streams[1].cb};
+    EXPECT_EQ(prog.unpack_to_dest_fp32, want_to_dest);
     EXPECT_EQ(prog.num_inputs, 2u);
     EXPECT_EQ(prog.kernels[0].runtime_args.size(), 4u);  // core, cores, two input addresses
     for (size_t i = 0; i < prog.cbs.size(); ++i)
@@ -182,7 +185,13 @@ TEST(TtPlan, MatmulsTakeTheKLoopWithTheirEpilogue) {
     EXPECT_TRUE(t.transpose_b);
     EXPECT_NE(zyx::tt::codegen::compute_source(t).find("mm_init_short(0, 1, 1)"), std::string::npos);
     EXPECT_NE(zyx::tt::codegen::compute_source(p).find("relu_tile"), std::string::npos);  // the epilogue
-    plan(matmul_kernel(false, DType::f32));
+    // f32 operands are read by the FPU (SrcA / SrcB): they keep the Default unpack mode.
+    Plan f = plan(matmul_kernel(false, DType::f32));
+    zyx::tt::protocol::Program fprog = zyx::tt::codegen::make_program(f);
+    for (uint32_t cb : fprog.unpack_to_dest_fp32) {
+        EXPECT_NE(cb, f.streams[size_t(f.matmul_a)].cb);
+        EXPECT_NE(cb, f.streams[size_t(f.matmul_b)].cb);
+    }
 }
 
 TEST(TtPlan, RefusalsSayWhy) {

@@ -305,16 +305,12 @@ KernelHandle add_kernel(Program& program, std::string name, std::string source, 
         k.defines = dm->defines;
         named = &dm->named_compile_args;
     } else if (auto* cc = std::get_if<ComputeConfig>(&config)) {
-        for (auto m : cc->unpack_to_dest_mode)
-            if (m != UnpackToDestMode::Default)
-                unsupported(call,
-                            "ComputeConfig::unpack_to_dest_mode UnpackToDestFp32 (kernel '" + k.name +
-                                "'): the emulator does not model unpacking to DST");
         k.kind = emu::KernelKind::compute;
         k.compute = {.fp32_dest_acc_en = cc->fp32_dest_acc_en,
                      .dst_full_sync_en = cc->dst_full_sync_en,
                      .math_approx_mode = cc->math_approx_mode,
-                     .math_fidelity = cc->math_fidelity};
+                     .math_fidelity = cc->math_fidelity,
+                     .unpack_to_dest_mode = cc->unpack_to_dest_mode};
         k.compile_args = cc->compile_args;
         k.defines = cc->defines;
         named = &cc->named_compile_args;

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 7
+#define ZYX_EMU_ABI_VERSION 8
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -31,10 +31,11 @@
 #define ZYX_EMU_FPU_DEST_REUSE 6
 #define ZYX_EMU_FPU_UNARY_BCAST 7  // unary_bcast: DST = the CB tile broadcast; flags = bcast (0 none … 3 scalar)
 #define ZYX_EMU_FPU_COUNT 8
-// fpu_init op codes that configure the packer only (the table has no entry of their own):
-// flags = pack_relu_config's config word (bits 1:0 ReluType) / pack_reconfig_l1_acc's flag.
-#define ZYX_EMU_PACK_RELU_CONFIG 0x100u
-#define ZYX_EMU_PACK_L1_ACC 0x101u
+// pack_config settings (`what`), each a packer mode of PACK:
+// ZYX_EMU_PACK_RELU_CONFIG: value = pack_relu_config's config word (bits 3:0 the ReluType, bits
+// 31:16 the threshold as 16-bit float bits); ZYX_EMU_PACK_L1_ACC: value = pack_reconfig_l1_acc's flag.
+#define ZYX_EMU_PACK_RELU_CONFIG 0u
+#define ZYX_EMU_PACK_L1_ACC 1u
 // ZYX_EMU_FPU_ELTWISE flags bits 8..12: the row of B a ROW broadcast repeats (bcast_row_idx).
 #define ZYX_EMU_ELT_ROW_SHIFT 8
 // fpu_init flag: the init configures formats (and the packer) only, not an FPU operation
@@ -177,6 +178,8 @@ struct zyx_emu_api {
     // reserved page (`sequential` false) or from the pages packed since the last cb_push_back
     // (`sequential` true; the column full_ct_dim − 1 then counts the block's pages as packed).
     void (*pack_rows)(uint32_t idst, uint32_t cb, uint32_t page, uint32_t full_ct_dim, uint32_t col, bool sequential);
+    // A packer setting (what = ZYX_EMU_PACK_*) of the calling processor's configuration (ABI 8).
+    void (*pack_config)(uint32_t what, uint32_t value);
 };
 
 // The table pointer every kernel .so carries (set once by zyx_emu_kernel_bind, read-only after).

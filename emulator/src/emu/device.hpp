@@ -48,6 +48,7 @@ namespace zyx::emu {
 using DataFormat = ::zyx::tt::DataFormat;
 using KernelKind = ::zyx::tt::KernelKind;
 using MathFidelity = ::zyx::tt::MathFidelity;
+using UnpackToDestMode = ::zyx::tt::UnpackToDestMode;
 using ::zyx::tt::data_format_name;
 using ::zyx::tt::tile_size_bytes;
 
@@ -110,6 +111,8 @@ struct ComputeConfig {
     bool dst_full_sync_en = false;
     bool math_approx_mode = false;
     MathFidelity math_fidelity = MathFidelity::HiFi4;
+    // Per CB index (entries past the end: Default); at most the device's CB count.
+    std::vector<UnpackToDestMode> unpack_to_dest_mode;
 };
 
 struct KernelSpec {

@@ -28,6 +28,7 @@ void copy_dest(uint32_t idst, uint32_t odst);
 void sfpu_binary_int(uint32_t op, uint32_t fmt, uint32_t a, uint32_t b, uint32_t out);
 void pack_tile(uint32_t idst, uint32_t cb, uint32_t out_index, bool out_of_order);
 void pack_reconfig(uint32_t cb);
+void pack_config(uint32_t what, uint32_t value);
 void reconfig_unpack(uint32_t cb_a, uint32_t cb_b);
 
 // shared helpers

@@ -1,5 +1,7 @@
 // Kernel API, compute side: the DST state machine, FPU ops split into UNPACK (CB → operand
 // queue) and MATH (operand queue → DST), SFPU ops, pack. Numerics are emulator/tile's.
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "emu/kernel_api.hpp"
@@ -206,13 +208,6 @@ void set_unpack_format(Fiber& f, RoleConfig& c, int src, uint32_t cb) {
 void fpu_init(uint32_t op, uint32_t cb_a, uint32_t cb_b, int32_t cb_out, uint32_t flags, bool acc_to_dest) {
     Fiber& f = cur();
     RoleConfig& c = f.core->cfg[int(f.proc)];
-    if (op == ZYX_EMU_PACK_RELU_CONFIG || op == ZYX_EMU_PACK_L1_ACC) {  // packer modes only
-        if (op == ZYX_EMU_PACK_RELU_CONFIG)
-            c.pack_relu = flags & 3;
-        else
-            c.pack_l1_acc = flags != 0;
-        return;
-    }
     if (cb_out >= 0) c.pack_cb = cb_out;
     if (flags & ZYX_EMU_INIT_HW_CONFIG) {
         // matmul unpacks in1 into SrcA and in0 into SrcB (tt-metal's mm_init configures the
@@ -340,10 +335,16 @@ std::string tilize_call(uint32_t cb_id, uint32_t width) {
                  std::to_string(uint64_t(cb.waited) * cb.page_bytes) + " B) are waited for with cb_wait_front");
 }
 
+// The CB's UnpackToDestMode is UnpackToDestFp32 (ComputeConfig::unpack_to_dest_mode).
+bool unpacks_to_dest_fp32(const Core& c, uint32_t cb) {
+    const auto& m = c.compute.unpack_to_dest_mode;
+    return cb < m.size() && m[cb] == UnpackToDestMode::UnpackToDestFp32;
+}
+
 // UNPACK of tilize_block: tile column `col` of the row-major block (32 rows of width·32 datums,
 // tt-metal api/compute/tilize.h) at the front of cb `cb_id`, gathered into face order in
-// `scratch` (4 KiB) and unpacked into `out` as copy_tile does (no TF32 reduction: the datacopy
-// of tilize_block unpacks to DST, UnpackToDestEn).
+// `scratch` (4 KiB) and unpacked into `out` as copy_tile does (a Float32 CB is exact with
+// UnpackToDestFp32, TF32 otherwise; docs/numerics.md).
 void unpack_tilize(Fiber& f, uint32_t cb_id, uint32_t width, uint32_t col, void* scratch, float* out) {
     const CbState& cb = cb_checked(f, int32_t(cb_id), "tilize_block");
     const uint32_t db = tile::row_major_datum_bytes(cb.format);
@@ -353,7 +354,15 @@ void unpack_tilize(Fiber& f, uint32_t cb_id, uint32_t width, uint32_t col, void*
         tilize_fault(cb, cb_id, width, col, extent);
     tile::rows_to_faces(db, reinterpret_cast<const void*>(uintptr_t(cb.rd_ptr + uint64_t(col) * 32 * db)),
                         uint32_t(row_bytes), scratch);
-    tile::unpack_tile(cb.format, scratch, out, false);
+    tile::unpack_tile(cb.format, scratch, out, !unpacks_to_dest_fp32(*f.core, cb_id));
+}
+
+// An FPU op unpacking a Float32 CB through SrcA / SrcB that the program set to UnpackToDestFp32.
+[[noreturn]] ZYX_EMU_COLD void unpack_to_dest_fault(uint32_t op, uint32_t flags, uint32_t cb) {
+    kernel_fault(fpu_call_name(op, flags) + ": reads Float32 cb " + std::to_string(cb) +
+                 " through a source register, but the program sets UnpackToDestMode::UnpackToDestFp32 for it "
+                 "(ComputeConfig::unpack_to_dest_mode): such a CB can only be copied into DST (copy_tile); on "
+                 "silicon the operand reads as zeros. Give the FPU's operands the Default mode");
 }
 
 [[noreturn]] ZYX_EMU_COLD void out_of_step_fault(const Operand& s, const char* api) {
@@ -420,12 +429,18 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
         if (q.count == OperandQueue::kDepth) block_on(f, Wait::OperandPush);
         Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
         s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = a.format, s.has_b = two;
-        // copy_tile unpacks to DST; the other ops, and untilize_block's copy (flags 1), go
-        // through SrcA / SrcB, which hold a Float32 CB's data as TF32.
-        // unary_bcast<NONE> is a datacopy to DST as copy_tile is.
-        const bool to_dest = (op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_UNARY_BCAST) && flags == 0;
+        // copy_tile (and unary_bcast<NONE>) unpack a CB set to UnpackToDestFp32 into DST whole;
+        // everything else goes through SrcA / SrcB, which hold a Float32 tile as TF32. The FPU
+        // cannot read a Float32 CB set to UnpackToDestFp32 (untilize_block's copy, flags 1, is
+        // an FPU datacopy).
+        const bool datacopy = (op == ZYX_EMU_FPU_COPY || op == ZYX_EMU_FPU_UNARY_BCAST) && flags == 0;
+        const bool a_to_dest = unpacks_to_dest_fp32(core, cb_a);
+        if (a.format == DataFormat::Float32 && a_to_dest && !datacopy) [[unlikely]]
+            unpack_to_dest_fault(op, flags, cb_a);
+        if (b && b->format == DataFormat::Float32 && unpacks_to_dest_fp32(core, cb_b)) [[unlikely]]
+            unpack_to_dest_fault(op, flags, cb_b);
         tile::unpack_tile(a.format, reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + tile_a * a.page_bytes)), s.a,
-                          !to_dest);
+                          !(datacopy && a_to_dest));
         if (b)
             tile::unpack_tile(b->format, reinterpret_cast<const void*>(uintptr_t(b->rd_ptr + tile_b * b->page_bytes)),
                               s.b, true);
@@ -732,18 +747,74 @@ std::string pack_call(uint32_t idst, uint32_t cb_id) {
                  "missing pack_reconfig_data_format(" + std::to_string(cb_id) + ")");
 }
 
-// pack_tile with the packer's ReLU (ZERO_RELU: negative values become 0) or its accumulation
-// into L1 (the page's current values, read in the CB's format, plus the DST values, in fp32; the
-// sum is packed as pack_tile packs). The DST value is first rounded as pack_tile would (a pending
-// 16-bit result to nearest even). Both at once: the order of the two on silicon is not modelled.
+// ---- packer modes (pack_relu_config, pack_reconfig_l1_acc of tt-metal api/compute/pack.h) ------
+// The ReLU config word is read as tt-llk's _llk_pack_relu_config_ (tt_llk_wormhole_b0/llk_lib/
+// llk_pack_common.h) programs the packer's STACC_RELU registers: bits 3:0 select the mode (0
+// NO_RELU, 3 MAX_THRESHOLD_RELU, 1 and 2 MIN_THRESHOLD_RELU; so ZERO_RELU is MIN_THRESHOLD_RELU
+// with the word's threshold, 0 when the word is just ZERO_RELU), bits 31:16 are the threshold.
+namespace {
+uint32_t relu_hw_mode(uint32_t config) {
+    const uint32_t type = config & 0xfu;
+    return type == 0 ? 0u : type == 3 ? 3u : 2u;
+}
+
+std::string hex32(uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08x", v);
+    return b;
+}
+}  // namespace
+
+void pack_config(uint32_t what, uint32_t value) {
+    Fiber& f = cur();
+    RoleConfig& c = f.core->cfg[int(f.proc)];
+    switch (what) {
+        case ZYX_EMU_PACK_RELU_CONFIG: {
+            const uint32_t type = value & 0xfu;
+            if (type > 3)
+                kernel_fault("pack_relu_config(" + hex32(value) + "): ReLU type " + std::to_string(type) +
+                             " in bits 3:0 is not a ReluType (NO_RELU 0, ZERO_RELU 1, MIN_THRESHOLD_RELU 2, "
+                             "MAX_THRESHOLD_RELU 3)");
+            // The Tensix ISA leaves a threshold with its sign bit set undefined (bit 15 of both
+            // the BF16 and the FP16 reading).
+            if (type != 0 && (value >> 31))
+                kernel_fault("pack_relu_config(" + hex32(value) + "): the threshold " + hex32(value >> 16) +
+                             " (bits 31:16) is negative; a ReLU threshold must be >= +0");
+            c.pack_relu = type == 0 ? 0u : value;
+            return;
+        }
+        case ZYX_EMU_PACK_L1_ACC: c.pack_l1_acc = value != 0; return;
+        default: kernel_fault("pack_config: unknown packer setting " + std::to_string(what));
+    }
+}
+
+namespace {
+// Tensix FP16 bits as a float (docs/numerics.md §2: exponent 31 is an ordinary binade, exponent 0
+// reads as a zero of its sign).
+float tensix_fp16(uint16_t h) {
+    const uint32_t e = (h >> 10) & 0x1fu;
+    const float v = e == 0 ? 0.0f : std::ldexp(1.0f + float(h & 0x3ffu) / 1024.0f, int(e) - 15);
+    return (h & 0x8000u) ? -v : v;
+}
+}  // namespace
+
+// pack_tile with packer ReLU and/or L1 accumulation, in the order of the Tensix packer pipeline
+// (tt-isa-documentation WormholeB0/TensixTile/TensixCoprocessor/Packers: DST → early format
+// conversion → ReLU → … → late format conversion → accumulation into L1). The DST tile, rounded as
+// pack_tile rounds it (a pending 16-bit result to nearest even), goes through the ReLU stage of
+// Packers/ReLU.md (MIN_THRESHOLD_RELU: x <= T → +0; MAX_THRESHOLD_RELU: x <= 0 → +0, x > T → T);
+// with L1 accumulation on, the page's current values (read in the CB's format) are then added in
+// fp32, and the result is packed as pack_tile packs. T is read as FP16 when the packer's
+// intermediate format is FP16 (a 16-bit DST packed into a Float16 CB), else as BF16.
 ZYX_EMU_COLD void pack_with_modes(const RoleConfig& c, DstState& d, uint32_t idst, uint32_t cb_id, DataFormat fmt,
-                                  void* l1) {
-    if (c.pack_relu && c.pack_l1_acc)
-        kernel_fault("Unsupported: " + pack_call(idst, cb_id) +
-                     " with packer ReLU and L1 accumulation both enabled (their order is not modelled)");
-    if (c.pack_l1_acc && !is_float_format(fmt))
-        kernel_fault("Unsupported: " + pack_call(idst, cb_id) + ": L1 accumulation into a " +
-                     std::string(data_format_name(fmt)) + " CB (float formats only)");
+                                  bool fp32_dest, void* l1) {
+    if (!is_float_format(fmt))
+        kernel_fault("Unsupported: " + pack_call(idst, cb_id) + ": packer " +
+                     (c.pack_relu ? "ReLU (pack_relu_config)" : "L1 accumulation") + " into a " +
+                     std::string(data_format_name(fmt)) +
+                     " CB (float formats only: tt-llk programs every ReLU type but NO_RELU as a threshold mode, "
+                     "which the Tensix ISA defines for float data)",
+                     ErrorStatus::Unsupported);
     alignas(64) float t[1024];
     if (d.pending[d.pack_sec] & (1u << idst)) {
         std::memcpy(t, d.tile(d.pack_sec, idst), sizeof t);
@@ -751,14 +822,19 @@ ZYX_EMU_COLD void pack_with_modes(const RoleConfig& c, DstState& d, uint32_t ids
     } else {
         std::memcpy(t, settle_dst(d, d.pack_sec, idst, false), sizeof t);
     }
+    if (c.pack_relu) {
+        const uint16_t bits = uint16_t(c.pack_relu >> 16);
+        const float thr = !fp32_dest && fmt == DataFormat::Float16 ? tensix_fp16(bits) : bf16_to_f32(bits);
+        if (relu_hw_mode(c.pack_relu) == 2)
+            for (float& x : t) x = x <= thr ? 0.0f : x;
+        else
+            for (float& x : t) x = x <= 0.0f ? 0.0f : x > thr ? thr : x;
+    }
     if (c.pack_l1_acc) {
         alignas(64) float old[1024];
         tile::unpack_tile(fmt, l1, old, false);
         for (uint32_t i = 0; i < 1024; ++i) t[i] += old[i];
     }
-    if (c.pack_relu)
-        for (float& x : t)
-            if (x < 0.0f) x = 0.0f;
     tile::pack_tile(fmt, t, l1);
 }
 
@@ -784,7 +860,7 @@ void pack_tile(uint32_t idst, uint32_t cb_id, uint32_t out_index, bool out_of_or
     void* l1 = reinterpret_cast<void*>(uintptr_t(cb.wr_ptr + k * cb.page_bytes));
     const uint32_t bit = 1u << idst;
     if (const RoleConfig& c = f.core->cfg[int(Proc::Pack)]; c.pack_relu || c.pack_l1_acc) [[unlikely]] {
-        pack_with_modes(c, d, idst, cb_id, cb.format, l1);
+        pack_with_modes(c, d, idst, cb_id, cb.format, f.core->compute.fp32_dest_acc_en, l1);
     } else if (d.pending[d.pack_sec] & bit)  // DST keeps its unrounded values; L1 gets the rounded ones
         tile::pack_tile_rounded(cb.format, d.round_to[d.pack_sec][idst], Rounding::NearestEven,
                                 d.tile(d.pack_sec, idst), l1);
@@ -838,6 +914,11 @@ void pack_rows(uint32_t idst, uint32_t cb_id, uint32_t page, uint32_t full, uint
                          proc_name(Proc(cb.producer)));
         cb.producer = int8_t(f.proc);
     }
+    if (const RoleConfig& c = f.core->cfg[int(Proc::Pack)]; c.pack_relu || c.pack_l1_acc) [[unlikely]]
+        kernel_fault("Unsupported: " + pack_rows_call(idst, cb_id, full, col) + " with packer " +
+                         (c.pack_relu ? "ReLU (pack_relu_config)" : "L1 accumulation (pack_reconfig_l1_acc)") +
+                         " on: the untilizing packs do not model the packer modes",
+                     ErrorStatus::Unsupported);
     alignas(64) uint8_t faces[4096];
     const uint32_t bit = 1u << idst;
     if (d.pending[d.pack_sec] & bit)

@@ -735,6 +735,7 @@ const zyx_emu_api* kernel_api_table() {
         t.copy_dest = copy_dest;
         t.sfpu_binary_int = sfpu_binary_int;
         t.pack_rows = pack_rows;
+        t.pack_config = pack_config;
         return t;
     }();
     return &table;

@@ -234,6 +234,13 @@ std::unique_ptr<KernelBinary> kernel_compile(const KernelSpec& k, const DeviceSp
     kb->slot = k.kind == KernelKind::data_movement_0 ? 0 : k.kind == KernelKind::data_movement_1 ? 1 : 2;
     kb->noc = k.noc ? *k.noc : (k.kind == KernelKind::data_movement_1 ? 1 : 0);
     kb->compute = k.compute;
+    // tt-metal sizes the modes by its NUM_CIRCULAR_BUFFERS, which may exceed the arch's CB count.
+    for (size_t cb = device.num_cbs; cb < k.compute.unpack_to_dest_mode.size(); ++cb)
+        if (k.compute.unpack_to_dest_mode[cb] != UnpackToDestMode::Default)
+            throw Error(ErrorStatus::InvalidArgument,
+                        "kernel '" + k.name + "': ComputeConfig::unpack_to_dest_mode sets UnpackToDestFp32 for CB " +
+                            std::to_string(cb) + ", beyond the " + std::to_string(device.num_cbs) +
+                            " circular buffers of " + device.name);
     if (k.kind == KernelKind::compute) {
         if (auto [macro, line] = find_per_trisc_macro(k.source); !macro.empty())
             throw Error(

@@ -309,6 +309,16 @@ void parse_program(const json& j, Request& r) {
     r.program.fp32_dest_acc = opt_bool(j, ctx, "fp32_dest_acc", false);
     r.program.math_approx = opt_bool(j, ctx, "math_approx", false);
     r.program.dst_full_sync = opt_bool(j, ctx, "dst_full_sync", false);
+    if (const json* u = opt_array(j, ctx, "unpack_to_dest_fp32", kMaxCircularBuffers)) {
+        r.program.unpack_to_dest_fp32 = u32_array(*u, ctx, "unpack_to_dest_fp32");
+        for (uint32_t cb : r.program.unpack_to_dest_fp32) {
+            bool declared = false;
+            for (const CircularBuffer& c : r.program.cbs) declared |= c.index == cb;
+            if (!declared)
+                fail(ErrorStatus::InvalidArgument, ctx,
+                     "unpack_to_dest_fp32 names CB " + std::to_string(cb) + ", which the program does not declare");
+        }
+    }
     if (j.contains("math_fidelity")) {
         const std::string& m = get_string(j, ctx, "math_fidelity");
         if (!math_fidelity_from_name(m, &r.program.math_fidelity))
@@ -380,6 +390,7 @@ json program_json(const Program& p, const std::vector<uint64_t>& source_bytes) {
               {"math_approx", p.math_approx},
               {"dst_full_sync", p.dst_full_sync}};
     if (!p.semaphores.empty()) j["semaphores"] = p.semaphores;
+    if (!p.unpack_to_dest_fp32.empty()) j["unpack_to_dest_fp32"] = p.unpack_to_dest_fp32;
     return j;
 }
 
@@ -510,7 +521,8 @@ Request request_from_json(const json& j) {
         case Command::compile_program:
             only_fields(j, ctx,
                         {"cmd", "seq", "kernels", "cbs", "semaphores", "grid", "num_inputs", "num_outputs",
-                         "num_scalars", "fp32_dest_acc", "math_fidelity", "math_approx", "dst_full_sync"});
+                         "num_scalars", "fp32_dest_acc", "math_fidelity", "math_approx", "dst_full_sync",
+                         "unpack_to_dest_fp32"});
             parse_program(j, r);
             break;
         case Command::run:

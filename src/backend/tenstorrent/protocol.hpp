@@ -144,6 +144,9 @@ struct Program {
     MathFidelity math_fidelity = MathFidelity::HiFi4;
     bool math_approx = false;
     bool dst_full_sync = false;
+    // compute: CBs copy_tile unpacks straight into DST (tt-metal UnpackToDestMode::UnpackToDestFp32:
+    // Float32 tiles exact, not TF32; the FPU must not read them). Each names a declared CB.
+    std::vector<uint32_t> unpack_to_dest_fp32;
     bool operator==(const Program&) const = default;
 };
 

@@ -1,6 +1,6 @@
-// tt-metal's MathFidelity and UnpackToDestMode (tt-metalium/base_types.hpp). MathFidelity is the
-// zyx/emulator enum (src/core/tenstorrent_names.hpp), which has tt-metal's names and values
-// (LoFi 0, HiFi2 2, HiFi3 3, HiFi4 4); tt-metal's `Invalid` is not provided.
+// tt-metal's MathFidelity and UnpackToDestMode (tt-metalium/base_types.hpp): the zyx/emulator
+// enums (src/core/tenstorrent_names.hpp), which have tt-metal's names and values (LoFi 0, HiFi2 2,
+// HiFi3 3, HiFi4 4; Default 0, UnpackToDestFp32 1); tt-metal's MathFidelity::Invalid is not provided.
 #pragma once
 
 #include <cstdint>
@@ -9,4 +9,4 @@
 
 using MathFidelity = ::zyx::tt::MathFidelity;
 
-enum class UnpackToDestMode : std::uint8_t { Default, UnpackToDestFp32 };
+using UnpackToDestMode = ::zyx::tt::UnpackToDestMode;

@@ -4,8 +4,9 @@
 //   get_compile_time_arg_val(i); defines → -D; named_compile_args →
 //   get_named_compile_time_arg_val("name"). noc_mode and opt_level are accepted and ignored.
 // - ComputeConfig: math_fidelity, fp32_dest_acc_en, dst_full_sync_en, math_approx_mode,
-//   compile_args, defines, named_compile_args as above; bfp8_pack_precise and opt_level are
-//   ignored; an unpack_to_dest_mode entry other than Default throws Unsupported at CreateKernel.
+//   compile_args, defines, named_compile_args, unpack_to_dest_mode (per CB: copy_tile of a
+//   Float32 CB set to UnpackToDestFp32 is exact, else TF32; an FPU op reading such a CB faults);
+//   bfp8_pack_precise and opt_level are ignored.
 // - EthernetConfig: CreateKernel throws Unsupported (the emulator has no Ethernet cores).
 #pragma once
 

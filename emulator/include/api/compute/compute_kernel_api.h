@@ -470,19 +470,16 @@ ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
 }
 ALWI void pack_reconfig_data_format(uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
 // Packer accumulation into L1 (pack.h): while enabled, pack_tile adds DST to the values already in
-// the output page (float formats). On PACK.
-ALWI void pack_reconfig_l1_acc(uint32_t l1_acc_en) {
-    PACK(ZYX_EMU.fpu_init(ZYX_EMU_PACK_L1_ACC, 0, 0, -1, l1_acc_en, false));
-}
+// the output page (float formats; docs/numerics.md §3). On PACK.
+ALWI void pack_reconfig_l1_acc(uint32_t l1_acc_en) { PACK(ZYX_EMU.pack_config(ZYX_EMU_PACK_L1_ACC, l1_acc_en)); }
 ALWI void llk_pack_reconfig_l1_acc(uint32_t l1_acc_en) { pack_reconfig_l1_acc(l1_acc_en); }
-// ReLU in the packer (ReluType of tt-llk llk_defs.h; config bits 1:0 the type, 31:16 the threshold).
-// NO_RELU and ZERO_RELU (negative values packed as 0) are modelled; the threshold modes fault.
+// ReLU in the packer (ReluType of tt-llk llk_defs.h). The config word: bits 3:0 the type, bits
+// 31:16 the threshold as BF16 bits (FP16 bits when a 16-bit DST is packed into a Float16 CB).
+// As tt-llk programs it, ZERO_RELU and MIN_THRESHOLD_RELU pack x <= threshold as 0 (ZERO_RELU's
+// threshold is normally 0), MAX_THRESHOLD_RELU packs x <= 0 as 0 and clamps x > threshold to it
+// (docs/numerics.md §3). A type above 3 or a negative threshold faults. On PACK.
 enum ReluType { NO_RELU = 0, ZERO_RELU = 1, MIN_THRESHOLD_RELU = 2, MAX_THRESHOLD_RELU = 3 };
-ALWI void pack_relu_config(uint32_t config) {
-    if ((config & 3) >= MIN_THRESHOLD_RELU)
-        ZYX_EMU.kernel_fault("Unsupported: pack_relu_config with MIN_THRESHOLD_RELU / MAX_THRESHOLD_RELU");
-    PACK(ZYX_EMU.fpu_init(ZYX_EMU_PACK_RELU_CONFIG, 0, 0, -1, config & 3, false));
-}
+ALWI void pack_relu_config(uint32_t config) { PACK(ZYX_EMU.pack_config(ZYX_EMU_PACK_RELU_CONFIG, config)); }
 ALWI void llk_pack_relu_config(uint32_t config) { pack_relu_config(config); }
 ALWI void pack_reconfig_data_format(uint32_t, uint32_t new_operand) { ZYX_EMU.pack_reconfig(new_operand); }
 

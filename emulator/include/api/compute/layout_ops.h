@@ -52,6 +52,23 @@ ALWI void tilize_uninit_with_dt(uint32_t old_icb, uint32_t new_icb, uint32_t ocb
     (void)old_icb, (void)ocb;
     ZYX_EMU.reconfig_unpack(new_icb, ~0u);
 }
+// fast_tilize_* (tt-metal tilize.h): silicon's faster unpack/pack sequence for the same result, so
+// here the tilize path itself. fast_tilize_block(icb, block, ocb, in, out) = tilize_block(…): tile
+// t is tile column in + t of a block `block` tiles wide, packed into page out + t; it acquires and
+// releases DST itself. `full_dim` of the inits is the block width in tiles.
+ALWI void fast_tilize_init(uint32_t icb, uint32_t full_dim, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
+    tilize_init(icb, full_dim, ocb, call_line);
+}
+// Also reconfigures both unpackers for icb, as tt-metal's does.
+ALWI void fast_tilize_init_with_dt(uint32_t icb, uint32_t full_dim, uint32_t ocb) {
+    ZYX_EMU.reconfig_unpack(icb, icb);
+    fast_tilize_init(icb, full_dim, ocb);
+}
+ALWI void fast_tilize_block(uint32_t icb, uint32_t block, uint32_t ocb, uint32_t input_tile_index = 0,
+                            uint32_t output_tile_index = 0) {
+    tilize_block(icb, block, ocb, input_tile_index, output_tile_index);
+}
+ALWI void fast_tilize_uninit(uint32_t icb, uint32_t ocb) { tilize_uninit(icb, ocb); }
 
 // ---- untilize.h -------------------------------------------------------------------------------
 // untilize_init(icb, call_line) in tt-metal now; older versions took (icb, ocb): both compile.

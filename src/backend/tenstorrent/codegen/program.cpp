@@ -35,6 +35,14 @@ protocol::Program make_program(const Plan& p) {
     if (p.mask_cb != UINT32_MAX) cb(p.mask_cb, protocol::DataFormat::Float16_b, 2);
     cb(p.out_cb, p.out_cb_format, kStreamPages);
     if (p.out_staging_cb != UINT32_MAX) cb(p.out_staging_cb, p.out_format, 1);
+    // The compute kernel copy_tiles every stream into DST, except matmul's operands, which the
+    // FPU reads: f32 streams unpack straight into DST (exact, not TF32: docs/numerics.md), and
+    // matmul's keep the Default mode the FPU needs.
+    for (size_t i = 0; i < p.streams.size(); ++i) {
+        const bool fpu = p.skeleton == Skeleton::matmul && (int(i) == p.matmul_a || int(i) == p.matmul_b);
+        if (p.streams[i].format == protocol::DataFormat::Float32 && !fpu)
+            prog.unpack_to_dest_fp32.push_back(p.streams[i].cb);
+    }
 
     const std::vector<RuntimeArg> split = {{ArgSource::core_index, 0}, {ArgSource::num_cores, 0}};
     protocol::Kernel reader;
