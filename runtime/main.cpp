@@ -42,6 +42,7 @@ const char* kUsage =
     "  --lock-dir DIR         where the device lock lives (default ${XDG_RUNTIME_DIR:-/tmp}/zyx-<uid>)\n"
     "  --threads N            emulator worker threads (default: all cores)\n"
     "  --schedule-seed N      emulator: randomised, seeded fiber schedule\n"
+    "  --no-race-check        emulator: do not fail launches in which two cores race on L1 / DRAM bytes\n"
     "  --raw-timeout-ms N     wait for compile_program source bytes at most N ms per piece (default 2000)\n"
     "  --debug-delay CMD=MS   test hook: sleep MS ms inside CMD (write_buf, read_buf, run, …)\n"
     "  --list-targets         print the compiled-in targets and exit\n";
@@ -98,6 +99,8 @@ int main(int argc, char** argv) {
             if (!parse_u64(value(), &n)) usage_error("--schedule-seed needs a number");
             topts.has_schedule_seed = true;
             topts.schedule_seed = n;
+        } else if (a == "--no-race-check") {
+            topts.check_races = false;
         } else if (a == "--raw-timeout-ms") {
             if (!parse_u64(value(), &n) || n < 1 || n > 600000) usage_error("--raw-timeout-ms needs 1 to 600000");
             sopts.raw_timeout_ms = int(n);

@@ -72,6 +72,7 @@ struct TargetOptions {
     unsigned threads = 0;                  // emulator worker threads (0 = hardware)
     bool has_schedule_seed = false;
     uint64_t schedule_seed = 0;
+    bool check_races = true;  // emulator: the end-of-launch race check (emulator/README.md "Determinism")
 };
 
 // Creates the target named in `options`. Throws Initialization when it cannot be brought up and

@@ -144,6 +144,7 @@ std::unique_ptr<Target> emulator_target_create(const TargetOptions& o) {
     emu::DeviceOptions opts;
     opts.threads = o.threads;
     if (o.has_schedule_seed) opts.schedule_seed = o.schedule_seed;
+    opts.check_races = o.check_races;
     return std::make_unique<EmulatorTarget>(emu::preset(o.preset), opts);
 }
 

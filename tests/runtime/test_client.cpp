@@ -372,6 +372,49 @@ void kernel_main() {
     dev->release(prog);
 }
 
+// The emulator's race check fails a launch in which two cores write the same DRAM bytes; the
+// runtime's --no-race-check turns it off (emulator/README.md "Determinism").
+TEST(Client, RacyLaunchFailsUnlessTheRuntimeIsToldNotToCheck) {
+    ZYX_SKIP_UNLESS_EMULATOR_TARGET("--no-race-check is the emulator target's option");
+    for (bool check : {true, false}) {
+        OpenOptions o = test::open_options(check ? "race-on" : "race-off");
+        if (!check) o.runtime_args.push_back("--no-race-check");
+        auto dev = TTDevice::open(o);
+        auto& pool = dev->tt_pool();
+        using protocol::ArgSource;
+        protocol::Program p;
+        p.grid = {1, 2};
+        p.num_outputs = 1;
+        p.cbs = {{0, protocol::DataFormat::UInt32, 64, 1}};
+        protocol::Kernel k;
+        k.name = "both_write_page_0";
+        k.kind = protocol::KernelKind::data_movement_0;
+        k.source = R"(
+void kernel_main() {
+    uint32_t l1 = get_write_ptr(tt::CBIndex::c_0);
+    for (uint32_t i = 0; i < 16; ++i) reinterpret_cast<volatile uint32_t*>(l1)[i] = get_arg_val<uint32_t>(1);
+    InterleavedAddrGen<true> out{get_arg_val<uint32_t>(0), 4096};
+    noc_async_write(l1, get_noc_addr(0, out), 64);
+    noc_async_write_barrier();
+}
+)";
+        k.runtime_args = {{ArgSource::output_address, 0}, {ArgSource::core_index}};
+        p.kernels = {k};
+        backend::ProgramId prog = dev->compile_program(p);
+        BufferId out = pool.allocate(4096);
+        std::vector<BufferId> bufs{out};
+        if (check) {
+            expect_status(ErrorStatus::KernelFault, "the same bytes in the same launch with no semaphore ordering",
+                          [&] { dev->launch(prog, bufs, {}, {}); });
+        } else {
+            dev->launch(prog, bufs, {}, {});
+            uint32_t w = 7;
+            pool.pool_to_host(out, &w, 4, {});
+            EXPECT_LT(w, 2u) << "one of the two cores' index";
+        }
+    }
+}
+
 TEST(Client, RunRecompilesItsProgramInAFreshRuntime) {
     auto dev = TTDevice::open(test::open_options("recompile"));
     protocol::Program p;

@@ -228,6 +228,8 @@ IDevice* open_device(ChipId device_id, const MakeDevice& make) {
     const char* preset = std::getenv("ZYX_EMU_PRESET");
     emu::DeviceOptions options;
     if (std::getenv("TT_METAL_DPRINT_CORES")) options.dprint_sink = print_dprint_line;
+    // ZYX_EMU_RACE_CHECK=0 turns the emulator's race check off (emulator/README.md "Determinism").
+    if (const char* r = std::getenv("ZYX_EMU_RACE_CHECK"); r && std::string_view(r) == "0") options.check_races = false;
     auto e = guarded("CreateDevice", [&] {
         return std::make_shared<emu::Device>(emu::preset(preset && *preset ? preset : "wormhole-n150"), options);
     });

@@ -2,8 +2,11 @@
 // throws (CB region beyond L1, kernel on a core outside the grid, too many runtime args) come
 // as tt::exception carrying the emulator's message; named compile-time args and
 // CreateKernelFromString work; GetRuntimeArgs patches args in place for the next enqueue;
-// split_work_to_cores splits as tt-metal does. Exits non-zero when any check fails.
+// split_work_to_cores splits as tt-metal does; the emulator's race check fails a launch in which
+// two cores write the same DRAM bytes, unless ZYX_EMU_RACE_CHECK=0 turns it off. Exits non-zero
+// when any check fails.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -52,6 +55,35 @@ void kernel_main() {
 )";
 
 const char* kEmpty = "void kernel_main() {}\n";
+
+// BRISC of every core: writes its runtime arg 0 to word 0 of page 0 of the output buffer.
+const char* kSamePage = R"(
+#include "api/dataflow/dataflow_api.h"
+void kernel_main() {
+    uint32_t l1 = get_write_ptr(tt::CBIndex::c_0);
+    reinterpret_cast<volatile uint32_t*>(l1)[0] = get_arg_val<uint32_t>(0);
+    constexpr auto dst_args = TensorAccessorArgs<0>();
+    const auto dst = TensorAccessor(dst_args, get_arg_val<uint32_t>(1), 32);
+    noc_async_write_page(0, dst, l1);
+    noc_async_write_barrier();
+}
+)";
+
+// Two cores write page 0 of one buffer in one launch; true when EnqueueProgram throws the race.
+bool racy_launch_throws(IDevice* device) {
+    CommandQueue& cq = device->command_queue();
+    const CoreRange both({0, 0}, {1, 0});
+    auto out = CreateBuffer(InterleavedBufferConfig{device, 32, 32, BufferType::DRAM});
+    Program program = CreateProgram();
+    CreateCircularBuffer(
+        program, both,
+        CircularBufferConfig(32, {{tt::CBIndex::c_0, tt::DataFormat::UInt32}}).set_page_size(tt::CBIndex::c_0, 32));
+    std::vector<uint32_t> ct;
+    TensorAccessorArgs(*out).append_to(ct);
+    KernelHandle k = CreateKernelFromString(program, kSamePage, both, DataMovementConfig{.compile_args = ct});
+    for (uint32_t x = 0; x < 2; ++x) SetRuntimeArgs(program, k, CoreCoord{x, 0}, {x, out->address()});
+    return throws_with([&] { EnqueueProgram(cq, program, true); }, "no semaphore ordering the two");
+}
 
 }  // namespace
 
@@ -137,6 +169,14 @@ int main() {
               "split_work_to_cores(2x3, 10) = " + std::to_string(n) + " cores, " + g1.str() + " x" +
                   std::to_string(u1) + ", " + g2.str() + " x" + std::to_string(u2));
     }
+
+    // The race check, on by default; ZYX_EMU_RACE_CHECK=0 (read when the device opens) turns it off.
+    check(racy_launch_throws(device), "two cores writing one page in one launch: the race is reported");
+    CloseDevice(device);
+    setenv("ZYX_EMU_RACE_CHECK", "0", 1);
+    device = CreateDevice(0);
+    check(!racy_launch_throws(device), "ZYX_EMU_RACE_CHECK=0: the same launch runs");
+    unsetenv("ZYX_EMU_RACE_CHECK");
 
     CloseDevice(device);
     std::puts(failures == 0 ? "PASS" : "FAIL");
