@@ -51,7 +51,9 @@ public:
         d.dram_bytes = uint64_t(s.dram_banks) * s.dram_bank_bytes;
         d.dram_banks = s.dram_banks;
         d.dram_alignment = s.dram_alignment;
-        d.l1_bytes = s.l1_bytes;
+        // What circular buffers may use: the L1 above the reserved area (as the metal target
+        // reports the L1 above tt-metal's allocator base).
+        d.l1_bytes = s.l1_bytes - s.l1_unreserved_base;
         d.num_cbs = s.num_cbs;
         // The formats the emulator's unpacker and packer implement (emulator/tile/tile_math.hpp).
         d.data_formats = {protocol::DataFormat::Float32, protocol::DataFormat::Float16, protocol::DataFormat::Float16_b,
