@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Protocol conformance test for zyx-tt-runtime, written from docs/protocol.md alone.
 
-Standard library only. Usage: conformance.py /path/to/zyx-tt-runtime
-Prints one line per check and "N passed, N failed"; exits non-zero when a check fails.
+Standard library only. Usage: conformance.py /path/to/zyx-tt-runtime [runtime arguments...]
+(e.g. --target metal: every runtime the test starts gets them). Prints one line per check and
+"N passed, N failed"; exits non-zero when a check fails.
 """
 import json
 import mmap
@@ -14,6 +15,11 @@ import tempfile
 import time
 
 RUNTIME = sys.argv[1] if len(sys.argv) > 1 else "zyx-tt-runtime"
+TARGET_ARGS = tuple(sys.argv[2:])
+METAL = "--target" in TARGET_ARGS and TARGET_ARGS[TARGET_ARGS.index("--target") + 1] == "metal"
+# Arguments that keep the target from starting, and a word its reason then contains: an unknown
+# emulator preset, or a chip the metal target does not have.
+BAD_TARGET = (("--device-id", "7"), "7") if METAL else (("--preset", "no-such-chip"), "no-such-chip")
 passed = 0
 failed = 0
 
@@ -34,6 +40,7 @@ class Runtime:
     def __init__(self, *args):
         # Each runtime takes its device's lock at start: a private lock directory keeps this
         # test's runtimes apart from every other runtime on the machine.
+        args = (*TARGET_ARGS, *args)
         if "--lock-dir" not in args:
             args = (*args, "--lock-dir", tempfile.mkdtemp(prefix="zyx-conformance-lock-"))
         self.proc = subprocess.Popen([RUNTIME, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -245,12 +252,12 @@ def main():
     os.close(fd)
 
     # A runtime whose target cannot start answers every request with the reason, and exits.
-    bad = Runtime("--preset", "no-such-chip")
+    bad = Runtime(*BAD_TARGET[0])
     resp = bad.request({"cmd": "hello", "version": 1})
-    check("failed target: hello gets the reason", resp.get("ok") is False and "no-such-chip" in resp["error"]["message"], resp)
+    check("failed target: hello gets the reason", resp.get("ok") is False and BAD_TARGET[1] in resp["error"]["message"], resp)
     check("failed target: exit", bad.request({"cmd": "exit"}) == {"ok": True})
     bad.close()
-    bad = Runtime("--preset", "no-such-chip")
+    bad = Runtime(*BAD_TARGET[0])
     check("failed target: end of input: exit status 0", bad.close() == 0)
 
     # End of input ends the runtime cleanly.
