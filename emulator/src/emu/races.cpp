@@ -15,6 +15,7 @@ void RaceLog::reset(uint32_t core_index, uint32_t num_cores) {
     core = core_index;
     clock = 1;
     poll_pending = false;
+    full = false;
     known.assign(num_cores, 0);
     known_changed = false;
     snaps.assign(num_cores, 0);
@@ -214,6 +215,10 @@ void check_races(Launch& L) {
         for (uint32_t s = 0; s < RaceLog::kSets; ++s)
             for (uint32_t w = 0; w < r.open_count[s]; ++w) items.push_back({&r.open[s][w], c});
         cores_with_records += items.size() > before;
+        if (r.full) {
+            ZYX_LOG(emu) << "race check: core " << coord_str(c->logical) << " made more than " << RaceLog::kMaxClosed
+                         << " access records in this launch; the accesses after that are not checked";
+        }
     }
     ZYX_LOG(emu) << "race check: " << items.size() << " access records from " << cores_with_records << " cores";
     if (cores_with_records < 2) return;

@@ -76,6 +76,10 @@ struct RaceLog {
     // it, such as two buffers read page by page in one bank); a record is closed when its way is
     // taken by another.
     static constexpr uint32_t kSets = 16, kWays = 4;
+    // Closed records per core and launch at most (4 MiB): a core that reaches it records no more
+    // in that launch (what it did before is still checked; the end-of-launch log says so).
+    static constexpr size_t kMaxClosed = size_t(1) << 17;
+    bool full = false;
     Access open[kSets][kWays];
     uint8_t open_count[kSets] = {};  // ways in use
     uint8_t victim[kSets] = {};      // the way taken next when all are in use
@@ -106,6 +110,10 @@ struct RaceLog {
         }
         uint32_t w = n;
         if (n == kWays) {
+            if (closed.size() >= kMaxClosed) [[unlikely]] {
+                full = true;
+                return;
+            }
             w = victim[set];
             victim[set] = uint8_t((w + 1) % kWays);
             closed.push_back(ways[w]);
