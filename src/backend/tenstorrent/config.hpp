@@ -4,7 +4,8 @@
 //       "device_ids": [0],              // null or absent: every device; []: backend disabled
 //       "target": "emulator",           // "emulator" (default) or "metal"
 //       "emulator_preset": "wormhole-n150",
-//       "request_timeout_ms": 30000,    // small requests and transfers
+//       "request_timeout_ms": 30000,    // small requests and transfers (a runtime's first answer,
+//                                       // which waits for its device to come up: at least 30 s)
 //       "compile_timeout_ms": 600000,
 //       "run_timeout_ms": 600000
 //   }}

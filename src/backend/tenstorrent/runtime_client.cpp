@@ -72,7 +72,10 @@ void RuntimeClient::start_locked() {
     try {
         protocol::Request hello;
         hello.cmd = protocol::Command::hello;
-        json h = roundtrip_locked(hello, options_.request_timeout_ms);
+        // The first answer waits for the target to bring its device up (tt-metal's device init
+        // takes seconds; an emulator or compat layer under a sanitizer too): not a small request.
+        constexpr int kStartFloorMs = 30000;
+        json h = roundtrip_locked(hello, std::max(options_.request_timeout_ms, kStartFloorMs));
         if (!h.contains("device") || !h.contains("target") || !h["target"].is_string())
             throw Error(ErrorStatus::Protocol, "hello response lacks 'device' or 'target'");
         device_ = protocol::device_desc_from_json(h["device"]);
