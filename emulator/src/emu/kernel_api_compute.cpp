@@ -1,7 +1,6 @@
 // Kernel API, compute side: the DST state machine, FPU ops split into UNPACK (CB → operand
 // queue) and MATH (operand queue → DST), SFPU ops, pack. Numerics are emulator/tile's.
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 
 #include "emu/kernel_api.hpp"
@@ -758,10 +757,11 @@ uint32_t relu_hw_mode(uint32_t config) {
     return type == 0 ? 0u : type == 3 ? 3u : 2u;
 }
 
+// "0x0000abcd"
 std::string hex32(uint32_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "0x%08x", v);
-    return b;
+    std::string s = "0x00000000";
+    for (int i = 9; i >= 2; --i, v >>= 4) s[size_t(i)] = "0123456789abcdef"[v & 15];
+    return s;
 }
 }  // namespace
 
