@@ -47,7 +47,8 @@ void mul_tile(const float* __restrict a, const float* __restrict b, float* __res
 }
 
 // ---- matmul kernel ---------------------------------------------------------------------------
-// c[32×32] += a[32×32] · b[32×32], all row-major. Register blocking: `Rows` rows of c (2 vectors
+// c[32×32] += a[32×32] · b[32×32], all row-major, k in the order 1, 0, 3, 2, … (matmul's
+// contract; std::fma without AVX-512 keeps it, see the portable loop). Register blocking: `Rows` rows of c (2 vectors
 // of 16 floats each) stay in registers while k runs over 32; each b row is loaded once per k and
 // a[i][k] is broadcast. Rows = 12 uses 24 accumulators + 2 b vectors + 1 broadcast of the 32
 // AVX-512 registers; the tile is done as 12 + 12 + 8 rows (measured: ~15% faster than 4 × 8).
@@ -61,7 +62,8 @@ inline void matmul_rows(const float* __restrict a, const float* __restrict b, fl
         acc[i][1] = _mm512_loadu_ps(c + i * kTileDim + 16);
     }
 #pragma GCC unroll 8
-    for (uint32_t k = 0; k < kTileDim; ++k) {
+    for (uint32_t step = 0; step < kTileDim; ++step) {
+        const uint32_t k = step ^ 1;  // 1, 0, 3, 2, …: the order matmul promises (tile_math.hpp)
         const __m512 b0 = _mm512_loadu_ps(b + k * kTileDim);
         const __m512 b1 = _mm512_loadu_ps(b + k * kTileDim + 16);
 #pragma GCC unroll 16
@@ -86,15 +88,16 @@ void matmul_kernel(const float* __restrict a, const float* __restrict b, float* 
     matmul_rows<8>(a + 24 * kTileDim, b, c + 24 * kTileDim);
 #else
     // Portable form of the same blocking (8 rows at a time); fixed trip counts so the compiler
-    // vectorises j.
+    // vectorises j. std::fma: one rounding per step, as the AVX-512 path.
     for (uint32_t i0 = 0; i0 < kTileDim; i0 += 8) {
         float acc[8][kTileDim];
         for (uint32_t i = 0; i < 8; ++i)
             for (uint32_t j = 0; j < kTileDim; ++j) acc[i][j] = c[(i0 + i) * kTileDim + j];
-        for (uint32_t k = 0; k < kTileDim; ++k)
+        for (uint32_t step = 0; step < kTileDim; ++step)
             for (uint32_t i = 0; i < 8; ++i) {
+                const uint32_t k = step ^ 1;  // 1, 0, 3, 2, …
                 const float av = a[(i0 + i) * kTileDim + k];
-                for (uint32_t j = 0; j < kTileDim; ++j) acc[i][j] += av * b[k * kTileDim + j];
+                for (uint32_t j = 0; j < kTileDim; ++j) acc[i][j] = std::fma(av, b[k * kTileDim + j], acc[i][j]);
             }
         for (uint32_t i = 0; i < 8; ++i)
             for (uint32_t j = 0; j < kTileDim; ++j) c[(i0 + i) * kTileDim + j] = acc[i][j];
@@ -283,6 +286,155 @@ void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFi
             break;
         }
     }
+}
+
+// ---- matmul of Float16_b tiles straight from L1 -----------------------------------------------
+// VDPBF16PS (AVX512-BF16) works on 32-bit lanes that each hold two bf16, the even element in the
+// low half: lane j of acc += x.odd · y.odd, then += x.even · y.even, each step a fused
+// multiply-add with DAZ and FTZ (Intel SDM, VDPBF16PS pseudo-code; the probe checks this host).
+// With x = (a[i][k], a[i][k+1]) broadcast and y = (b[k][j], b[k+1][j]) that is matmul's order
+// 1, 0, 3, 2, …, so both paths give the same bits.
+
+void pack_matmul_in0_bf16(const void* l1, uint32_t* out) {
+    const auto* t = static_cast<const uint16_t*>(l1);
+    for (uint32_t r = 0; r < kTileDim; ++r) {  // row r = its left face row, then its right one
+        std::memcpy(out + r * 16, t + face_index(r, 0), 32);
+        std::memcpy(out + r * 16 + 8, t + face_index(r, 16), 32);
+    }
+}
+
+void pack_matmul_in1_bf16(const void* l1, bool transpose_b, uint32_t* __restrict out) {
+    const auto* t = static_cast<const uint16_t*>(l1);
+    if (transpose_b) {  // (bᵀ[2p][j], bᵀ[2p+1][j]) = (b[j][2p], b[j][2p+1]): one word of b's row j
+        for (uint32_t j = 0; j < kTileDim; ++j)
+            for (uint32_t p = 0; p < 16; ++p) std::memcpy(out + p * 32 + j, t + face_index(j, 2 * p), 4);
+        return;
+    }
+    for (uint32_t p = 0; p < 16; ++p)  // rows 2p and 2p+1 interleaved, 16 columns (one face) at a time
+        for (uint32_t h = 0; h < 2; ++h) {
+            const uint16_t* __restrict even = t + face_index(2 * p, 16 * h);
+            const uint16_t* __restrict odd = t + face_index(2 * p + 1, 16 * h);
+            uint32_t* __restrict o = out + p * 32 + 16 * h;
+            for (uint32_t j = 0; j < 16; ++j) o[j] = uint32_t(even[j]) | uint32_t(odd[j]) << 16;
+        }
+}
+
+namespace {
+
+#if defined(__AVX512F__) && defined(__AVX512BF16__)
+// c[Rows×32] += a · b on packed pairs (register blocking as matmul_rows: 2 accumulators a row).
+template <uint32_t Rows>
+inline void dot_rows(const uint32_t* __restrict a, const uint32_t* __restrict b, float* __restrict c) {
+    __m512 acc[Rows][2];
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < Rows; ++i) {
+        acc[i][0] = _mm512_loadu_ps(c + i * kTileDim);
+        acc[i][1] = _mm512_loadu_ps(c + i * kTileDim + 16);
+    }
+#pragma GCC unroll 4
+    for (uint32_t p = 0; p < 16; ++p) {
+        const __m512bh b0 = (__m512bh)_mm512_loadu_si512(b + p * 32);
+        const __m512bh b1 = (__m512bh)_mm512_loadu_si512(b + p * 32 + 16);
+#pragma GCC unroll 16
+        for (uint32_t i = 0; i < Rows; ++i) {
+            const __m512bh av = (__m512bh)_mm512_set1_epi32(int32_t(a[i * 16 + p]));
+            acc[i][0] = _mm512_dpbf16_ps(acc[i][0], av, b0);
+            acc[i][1] = _mm512_dpbf16_ps(acc[i][1], av, b1);
+        }
+    }
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < Rows; ++i) {
+        _mm512_storeu_ps(c + i * kTileDim, acc[i][0]);
+        _mm512_storeu_ps(c + i * kTileDim + 16, acc[i][1]);
+    }
+}
+
+// Runs VDPBF16PS on 256 vectors of fixed pseudo-random cases (cancelling sums, the whole
+// exponent range, underflowing products, denormal inputs and accumulators) and compares each
+// lane with the two fused multiply-adds matmul promises.
+bool probe_dot_product() {
+    detail::DenormalsAreZero daz;
+    volatile uint32_t seed = 0x2545f491u;  // volatile: the probe must run, not fold
+    uint32_t state = seed;
+    auto next = [&state] { return state = state * 1664525u + 1013904223u, state >> 8; };
+    auto bf = [](uint16_t h) { return detail::float_of(uint32_t(h) << 16); };
+    for (uint32_t v = 0; v < 256; ++v) {
+        const uint32_t mode = v % 4;
+        alignas(64) uint16_t x[32], y[32];
+        alignas(64) float acc[16], out[16];
+        for (uint32_t i = 0; i < 32; ++i) {
+            uint32_t ex = mode == 0 ? 120 + next() % 16
+                : mode == 1         ? 1 + next() % 254
+                : mode == 2         ? next() % 12
+                                    : 100 + next() % 56;
+            if (mode == 2 && ex > 0) ex += 55;  // products near and below 2^-126
+            const uint32_t sx = next() & 1, mx = next() % 128;
+            x[i] = uint16_t(sx << 15 | ex << 7 | mx);
+            const uint32_t ey = mode == 2 ? 55 + next() % 12 : 120 + next() % 16, sy = next() & 1, my = next() % 128;
+            y[i] = uint16_t(sy << 15 | ey << 7 | my);
+        }
+        for (uint32_t j = 0; j < 16; ++j) {
+            const uint32_t ea = mode == 2 ? next() % 24 : 112 + next() % 32;  // ea 0: a denormal
+            const uint32_t sa = next() & 1, ma = next() & 0x7fffffu;
+            acc[j] = detail::float_of(sa << 31 | ea << 23 | ma);
+        }
+        __m512bh xv, yv;
+        std::memcpy(&xv, x, 64);
+        std::memcpy(&yv, y, 64);
+        _mm512_store_ps(out, _mm512_dpbf16_ps(_mm512_load_ps(acc), xv, yv));
+        for (uint32_t j = 0; j < 16; ++j) {
+            float ref = std::fma(bf(x[2 * j + 1]), bf(y[2 * j + 1]), acc[j]);
+            ref = std::fma(bf(x[2 * j]), bf(y[2 * j]), ref);
+            if (bits_of(ref) != bits_of(out[j])) return false;
+        }
+    }
+    return true;
+}
+#endif
+
+}  // namespace
+
+bool matmul_bf16_uses_dot_product() {
+#if defined(__AVX512F__) && defined(__AVX512BF16__)
+    static const bool ok = probe_dot_product();
+    return ok;
+#else
+    return false;
+#endif
+}
+
+void matmul_packed_bf16(const uint32_t* a, const uint32_t* b, float* dst) {
+#if defined(__AVX512F__) && defined(__AVX512BF16__)
+    if (matmul_bf16_uses_dot_product()) {
+        dot_rows<12>(a, b, dst);
+        dot_rows<12>(a + 12 * 16, b, dst + 12 * kTileDim);
+        dot_rows<8>(a + 24 * 16, b, dst + 24 * kTileDim);
+        return;
+    }
+#endif
+    // The pairs widened back to fp32 rows: the same products and order through matmul_kernel.
+    alignas(64) float af[kTileElems], bf[kTileElems];
+    for (uint32_t i = 0; i < kTileElems / 2; ++i) {
+        af[2 * i] = float_of(a[i] << 16), af[2 * i + 1] = float_of(a[i] & 0xffff0000u);
+        const uint32_t p = i / 32, j = i % 32;
+        bf[2 * p * kTileDim + j] = float_of(b[i] << 16), bf[(2 * p + 1) * kTileDim + j] = float_of(b[i] & 0xffff0000u);
+    }
+    detail::DenormalsAreZero daz;
+    matmul_kernel(af, bf, dst);
+}
+
+void matmul_bf16(const void* a_l1, const void* b_l1, float* dst, bool transpose_b, MathFidelity fidelity) {
+    if (fidelity == MathFidelity::HiFi4) {  // lower fidelities truncate mantissas first: matmul does
+        alignas(64) uint32_t a[512], b[512];
+        pack_matmul_in0_bf16(a_l1, a);
+        pack_matmul_in1_bf16(b_l1, transpose_b, b);
+        matmul_packed_bf16(a, b, dst);
+        return;
+    }
+    alignas(64) float a[kTileElems], b[kTileElems];
+    unpack_tile(DataFormat::Float16_b, a_l1, a);
+    unpack_tile(DataFormat::Float16_b, b_l1, b);
+    matmul(a, b, dst, transpose_b, fidelity);
 }
 
 // ---- reduce ----------------------------------------------------------------------------------

@@ -99,7 +99,30 @@ void broadcast(Broadcast bcast, const float* src, float* dst);
 // dst += a · (transpose_b ? bᵀ : b). The hot path of emulated matmul: keep it fast.
 // a is in0 (SrcB on silicon), b is in1 (SrcA); fidelity truncates their mantissas as the
 // multiplier's phases do (docs/numerics.md §5). dst must not alias a or b.
+// Each dst element is a chain of fp32 fused multiply-adds over k in the order 1, 0, 3, 2, …,
+// 31, 30 (pairs, odd k first), denormal inputs read as zero and denormal results flushed.
 void matmul(const float* a, const float* b, float* dst, bool transpose_b, MathFidelity fidelity);
+
+// The same for two Float16_b tiles as they sit in L1 (face order, 2048 B each): bit for bit
+// unpack_tile(Float16_b, …) of both, then matmul. At HiFi4 it packs both operands (below) and
+// runs matmul_packed_bf16.
+void matmul_bf16(const void* a_l1, const void* b_l1, float* dst, bool transpose_b, MathFidelity fidelity);
+
+// Float16_b operands packed two k at a time (512 words each), so an operand used by several
+// products is unpacked once:
+// - in0: word i·16 + p = (a[i][2p], a[i][2p+1]), the even element in the low half;
+// - in1: word p·32 + j = (b[2p][j], b[2p+1][j]), of bᵀ when transpose_b.
+void pack_matmul_in0_bf16(const void* l1, uint32_t* out);
+void pack_matmul_in1_bf16(const void* l1, bool transpose_b, uint32_t* out);
+// dst += a · b at HiFi4 on packed operands, in matmul's order. On a host whose VDPBF16PS computes
+// exactly that order (matmul_bf16_uses_dot_product) it multiplies two k at a time, about 1.7×
+// as fast as matmul; elsewhere it widens the pairs and runs matmul's kernel.
+void matmul_packed_bf16(const uint32_t* a, const uint32_t* b, float* dst);
+
+// True when this host has AVX512-BF16 and its VDPBF16PS gave the result of two fused
+// multiply-adds (odd element first, DAZ and FTZ) on a fixed set of probe cases, checked once
+// per process; matmul_bf16 uses it only then.
+bool matmul_bf16_uses_dot_product();
 
 // Min exists for sfpu_reduce_col only: the FPU reduce throws Unsupported for it.
 enum class PoolType : uint8_t { Sum, Avg, Max, Min };

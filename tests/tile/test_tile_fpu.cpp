@@ -210,6 +210,92 @@ TEST(TileMatmul, DenormalOperandsReadAsZero) {
 #endif
 }
 
+namespace {
+
+// d0 + a·(tb ? bᵀ : b) by matmul's definition (tile_math.hpp): per element a chain of fp32
+// fused multiply-adds over k = 1, 0, 3, 2, … (`pairs_odd_first`; false: 0, 1, 2, …), denormal
+// inputs read as zero and denormal results flushed (MXCSR DAZ + FTZ where the host has it).
+void matmul_by_definition(const Tile& a, const Tile& b, const Tile& d0, bool tb, bool pairs_odd_first, Tile* out) {
+#if defined(__SSE__)
+    const unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | 0x8040u);
+#endif
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 32; ++j) {
+            float s = d0.at(i, j);
+            for (int step = 0; step < 32; ++step) {
+                const int k = pairs_odd_first ? step ^ 1 : step;
+                s = std::fma(a.at(i, k), tb ? b.at(j, k) : b.at(k, j), s);
+            }
+            out->at(i, j) = s;
+        }
+#if defined(__SSE__)
+    _mm_setcsr(saved);
+#endif
+}
+
+// bf16 operands whose sums cancel (magnitudes 2^-12 … 2^12), so the order of the additions
+// shows in the last bits; a few zeros, and values whose products underflow.
+Tile cancelling_bf16_tile(std::mt19937& rng) {
+    Tile t = tile_test::random_bf16_tile(rng, -12, 12);
+    for (int i = 0; i < 1024; i += 37) t.v[i] = 0.0f;
+    for (int i = 5; i < 1024; i += 101) t.v[i] = tile_test::random_bf16(rng, -70, -60);
+    return t;
+}
+
+// The L1 image of a bf16-exact tile: face order (tile_math.hpp), the high half of each float.
+std::vector<uint16_t> to_l1_bf16(const Tile& t) {
+    std::vector<uint16_t> l1(1024);
+    for (uint32_t r = 0; r < 32; ++r)
+        for (uint32_t c = 0; c < 32; ++c) l1[tile::face_index(r, c)] = uint16_t(bits(t.at(int(r), int(c))) >> 16);
+    return l1;
+}
+
+}  // namespace
+
+// Exact: matmul's accumulation order is part of its contract (the emulator gives the same bits
+// on every host, with or without AVX-512 and AVX512-BF16).
+TEST(TileMatmul, AccumulatesInTheDocumentedOrder) {
+    std::mt19937 rng(23);
+    const Tile a = cancelling_bf16_tile(rng), b = cancelling_bf16_tile(rng), d0 = cancelling_bf16_tile(rng);
+    for (bool tb : {false, true}) {
+        Tile want, sequential, d = d0;
+        matmul_by_definition(a, b, d0, tb, true, &want);
+        matmul_by_definition(a, b, d0, tb, false, &sequential);
+        int order_shows = 0;
+        for (int i = 0; i < 1024; ++i) order_shows += bits(want.v[i]) != bits(sequential.v[i]);
+        ASSERT_GT(order_shows, 10) << "these inputs must tell the two orders apart";
+        tile::matmul(a.v, b.v, d.v, tb, MathFidelity::HiFi4);
+        for (int i = 0; i < 1024; ++i)
+            ASSERT_EQ(bits(d.v[i]), bits(want.v[i])) << "transpose_b " << tb << " element " << i << ": " << d.v[i]
+                                                     << " vs " << want.v[i];
+    }
+}
+
+// Exact: matmul_bf16 on L1 tiles is unpack_tile + matmul, bit for bit, on every path.
+TEST(TileMatmul, Bf16FromL1IsUnpackThenMatmul) {
+    std::mt19937 rng(24);
+    for (int round = 0; round < 4; ++round) {
+        Tile a = cancelling_bf16_tile(rng), b = cancelling_bf16_tile(rng);
+        const Tile d0 = cancelling_bf16_tile(rng);
+        a.v[3] = from_bits(0x00050000u);   // bf16 denormals: read as zero
+        b.v[97] = from_bits(0x80400000u);
+        const std::vector<uint16_t> la = to_l1_bf16(a), lb = to_l1_bf16(b);
+        for (bool tb : {false, true})
+            for (MathFidelity f : {MathFidelity::HiFi4, MathFidelity::HiFi3, MathFidelity::HiFi2, MathFidelity::LoFi}) {
+                Tile ua, ub, want = d0, got = d0;
+                tile::unpack_tile(zyx::emu::DataFormat::Float16_b, la.data(), ua.v);
+                tile::unpack_tile(zyx::emu::DataFormat::Float16_b, lb.data(), ub.v);
+                tile::matmul(ua.v, ub.v, want.v, tb, f);
+                tile::matmul_bf16(la.data(), lb.data(), got.v, tb, f);
+                for (int i = 0; i < 1024; ++i)
+                    ASSERT_EQ(bits(got.v[i]), bits(want.v[i]))
+                        << "round " << round << " transpose_b " << tb << " fidelity " << int(f) << " element " << i
+                        << " (dot product path: " << tile::matmul_bf16_uses_dot_product() << ")";
+            }
+    }
+}
+
 // ---- reduce -----------------------------------------------------------------------------------
 
 namespace {
