@@ -329,6 +329,78 @@ TEST_P(Layout, MatmulBlockMatchesDoubleProduct) {
     EXPECT_EQ(bad, 0u);
 }
 
+// matmul_block is matmul_tiles over its block, bit for bit (the emulator unpacks a block's tiles
+// once; this pins that it multiplies the same tiles in the same order). Outputs: cb 16 block,
+// cb 17 tile by tile; cb 18 / 19 the same with Bᵀ (cb 2) and transpose.
+const char* kMatmulBlockVsTiles = R"(
+void kernel_main() {
+    cb_wait_front(0, 6);
+    cb_wait_front(1, 6);
+    cb_wait_front(2, 6);
+    for (uint32_t t = 0; t < 2; ++t) {
+        const uint32_t in1 = t ? 2 : 1, out = 16 + 2 * t;
+        mm_block_init(0, in1, out, t, 2, 2, 3);
+        tile_regs_acquire();
+        for (uint32_t k = 0; k < 3; ++k) matmul_block(0, in1, k, k * 2, 0, t, 2, 2, 3);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(out, 4);
+        for (uint32_t i = 0; i < 4; ++i) pack_tile(i, out);
+        tile_regs_release();
+        cb_push_back(out, 4);
+
+        mm_init(0, in1, out + 1, t);
+        tile_regs_acquire();
+        for (uint32_t k = 0; k < 3; ++k)
+            for (uint32_t r = 0; r < 2; ++r)
+                for (uint32_t c = 0; c < 2; ++c) matmul_tiles(0, in1, r * 3 + k, k * 2 + c, r * 2 + c, t);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(out + 1, 4);
+        for (uint32_t i = 0; i < 4; ++i) pack_tile(i, out + 1);
+        tile_regs_release();
+        cb_push_back(out + 1, 4);
+    }
+    cb_pop_front(0, 6);
+    cb_pop_front(1, 6);
+    cb_pop_front(2, 6);
+}
+)";
+
+TEST_P(Layout, MatmulBlockIsMatmulTilesBitForBit) {
+    const DataFormat f = GetParam();
+    const std::vector<uint8_t> ta = tiles_bytes(f, random_values(f, 6 * 1024, 21, 0.0f, 1.0f), 6),
+                               tb = tiles_bytes(f, random_values(f, 6 * 1024, 22, 0.0f, 1.0f), 6),
+                               tbt = tiles_bytes(f, random_values(f, 6 * 1024, 23, 0.0f, 1.0f), 6);
+    Outcome r = run_prog("matmul_block_vs_tiles", kMatmulBlockVsTiles, f, {{0, 6, ta}, {1, 6, tb}, {2, 6, tbt}},
+                         {{16, 4, {}}, {17, 4, {}}, {18, 4, {}}, {19, 4, {}}});
+    ASSERT_FALSE(r.err) << r.err->what();
+    EXPECT_TRUE(r.outs[0] == r.outs[1]) << "matmul_block differs from matmul_tiles";
+    EXPECT_TRUE(r.outs[2] == r.outs[3]) << "transposed matmul_block differs from matmul_tiles";
+    EXPECT_FALSE(r.outs[0] == r.outs[2]) << "the two products must differ for the test to mean anything";
+}
+
+TEST(LayoutChecks, MatmulBlockReadingPastTheWaitedTilesNamesTheTile) {
+    const DataFormat f = DataFormat::Float16_b;
+    const std::vector<uint8_t> t = tiles_bytes(f, random_values(f, 4 * 1024, 5), 4);
+    Outcome r = run_prog("matmul_block_past_front", R"(
+void kernel_main() {
+    mm_block_init(0, 1, 16, 0, 2, 2, 2);
+    cb_wait_front(0, 4);
+    cb_wait_front(1, 4);
+    tile_regs_acquire();
+    matmul_block(0, 1, 1, 0, 0, false, 2, 2, 3);  // in0 tiles 1 and 4: 4 is not waited for
+    tile_regs_commit();
+    cb_pop_front(0, 4);
+    cb_pop_front(1, 4);
+}
+)",
+                         f, {{0, 4, t}, {1, 4, t}}, {{16, 4, {}}});
+    ASSERT_TRUE(r.err);
+    EXPECT_TRUE(contains(r.err->what(), "matmul_block(cb 0, tile 4): the tile is outside the 4 pages waited for"))
+        << r.err->what();
+}
+
 TEST(LayoutChecks, MatmulBlockTransposeMustMatchTheInit) {
     const DataFormat f = DataFormat::Float16_b;
     const std::vector<uint8_t> t = tiles_bytes(f, random_values(f, 1024, 5), 1);

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#define ZYX_EMU_ABI_VERSION 8
+#define ZYX_EMU_ABI_VERSION 9
 
 // Role of the running processor, for UNPACK()/MATH()/PACK() and the compute API.
 #define ZYX_EMU_ROLE_BRISC 0
@@ -180,6 +180,11 @@ struct zyx_emu_api {
     void (*pack_rows)(uint32_t idst, uint32_t cb, uint32_t page, uint32_t full_ct_dim, uint32_t col, bool sequential);
     // A packer setting (what = ZYX_EMU_PACK_*) of the calling processor's configuration (ABI 8).
     void (*pack_config)(uint32_t what, uint32_t value);
+    // matmul_block (ABI 9): DST[idst + r·ct + c] += in0[tile_a + r·kt] · in1[tile_b + c] for r < rt,
+    // c < ct, in that order; flags 0x100 | transpose (as fpu_op's MATMUL). One call, so the rt + ct
+    // tiles are read once.
+    void (*fpu_matmul_block)(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst,
+                             uint32_t flags, uint32_t ct, uint32_t rt, uint32_t kt);
 };
 
 // The table pointer every kernel .so carries (set once by zyx_emu_kernel_bind, read-only after).

@@ -113,6 +113,13 @@ struct Operand {
     uint32_t op = 0, idst = 0, flags = 0;
     DataFormat fmt_a = DataFormat::Float16_b;
     bool has_b = false;
+    // A matmul (matmul_tiles: rt = ct = 1, matmul_block: rt × ct products) keeps its rt in0 tiles
+    // and then its ct in1 tiles in `mm`, 1024 floats apart: unpacked, or, when `packed_bf16`
+    // (both Float16_b at HiFi4), packed by tile::pack_matmul_in0/in1_bf16 with in1 transposed
+    // when `transposed`. Each tile is read from L1 once however many products use it.
+    uint32_t rt = 0, ct = 0;
+    bool packed_bf16 = false, transposed = false;
+    std::vector<float> mm;
     alignas(64) float a[1024];
     alignas(64) float b[1024];
 };

@@ -16,6 +16,8 @@ void tile_regs_wait();
 void tile_regs_release();
 void fpu_init(uint32_t op, uint32_t cb_a, uint32_t cb_b, int32_t cb_out, uint32_t flags, bool acc_to_dest);
 void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags);
+void fpu_matmul_block(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags,
+                      uint32_t ct, uint32_t rt, uint32_t kt);
 void sfpu_init(uint32_t op);
 void sfpu_unary(uint32_t op, uint32_t idst, uint32_t param);
 void sfpu_binary(uint32_t op, uint32_t a, uint32_t b, uint32_t out);

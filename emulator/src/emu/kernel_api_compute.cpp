@@ -390,8 +390,111 @@ void unpack_tilize(Fiber& f, uint32_t cb_id, uint32_t width, uint32_t col, void*
                  " of the last mm_block_init / matmul_block_init (tt-metal applies the init's)");
 }
 
+// matmul_tiles (rt = ct = 1; flags: the call's transpose, ~0u the init's) and matmul_block
+// (flags 0x100 | transpose): DST[idst + r·ct + c] += in0[tile_a + r·kt] · in1[tile_b + c].
+// UNPACK reads each of the rt + ct tiles once (the hardware's unpacker fills SrcB / SrcA per
+// product; the values are the same), MATH runs the rt·ct products in order.
+void fpu_matmul_block(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst, uint32_t flags,
+                      uint32_t ct, uint32_t rt, uint32_t kt) {
+    Fiber& f = cur();
+    Core& core = *f.core;
+    OperandQueue& q = *core.opq;
+    const uint32_t op = ZYX_EMU_FPU_MATMUL;
+    const char* api = flags != ~0u && (flags & 0x100) ? "matmul_block" : "matmul_tiles";
+    if (rt == 0 || ct == 0) return;  // an empty block: nothing is read or written
+    // The transpose a processor applies: tt-metal's LLK takes matmul_block's from the init.
+    auto transpose_of = [flags](const RoleConfig& c) {
+        return flags == ~0u || (flags & 0x100) ? c.mm_transpose != 0 : flags != 0;
+    };
+    if (f.proc == Proc::Unpack) {
+        // The last tile of each strip is the furthest from the front: checking it checks them all.
+        const uint64_t last_a = uint64_t(tile_a) + uint64_t(rt - 1) * kt, last_b = uint64_t(tile_b) + ct - 1;
+        const CbState& a = unpack_source(f, cb_a, uint32_t(std::min<uint64_t>(last_a, ~0u)), api);
+        const CbState& b = unpack_source(f, cb_b, uint32_t(std::min<uint64_t>(last_b, ~0u)), api);
+        const RoleConfig& c = core.cfg[int(Proc::Unpack)];
+        // matmul unpacks in0 into SrcB and in1 into SrcA (tt-metal's mm_init configures the
+        // unpacker with (in1, in0)).
+        if (c.unpack_fmt[1] >= 0 && c.unpack_fmt[1] != int32_t(a.format)) [[unlikely]]
+            unpack_format_fault(c, 1, op, flags, cb_a, cb_b, cb_a, a.format);
+        if (c.unpack_fmt[0] >= 0 && c.unpack_fmt[0] != int32_t(b.format)) [[unlikely]]
+            unpack_format_fault(c, 0, op, flags, cb_a, cb_b, cb_b, b.format);
+        if (a.format == DataFormat::Float32 && unpacks_to_dest_fp32(core, cb_a)) [[unlikely]]
+            unpack_to_dest_fault(op, flags, cb_a);
+        if (b.format == DataFormat::Float32 && unpacks_to_dest_fp32(core, cb_b)) [[unlikely]]
+            unpack_to_dest_fault(op, flags, cb_b);
+        if (q.count == OperandQueue::kDepth) block_on(f, Wait::OperandPush);
+        Operand& s = q.slots[(q.head + q.count) % OperandQueue::kDepth];
+        s.op = op, s.idst = idst, s.flags = flags, s.fmt_a = a.format, s.has_b = true, s.rt = rt, s.ct = ct;
+        s.packed_bf16 = a.format == DataFormat::Float16_b && b.format == DataFormat::Float16_b &&
+            core.compute.math_fidelity == MathFidelity::HiFi4;
+        s.transposed = transpose_of(c);
+        if (s.mm.size() < size_t(rt + ct) * 1024) s.mm.resize(size_t(rt + ct) * 1024);
+        for (uint32_t r = 0; r < rt; ++r) {
+            const void* l1 = reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + (tile_a + r * kt) * a.page_bytes));
+            float* out = s.mm.data() + size_t(r) * 1024;
+            if (s.packed_bf16)
+                tile::pack_matmul_in0_bf16(l1, reinterpret_cast<uint32_t*>(out));
+            else
+                tile::unpack_tile(a.format, l1, out, true);
+        }
+        for (uint32_t col = 0; col < ct; ++col) {
+            const void* l1 = reinterpret_cast<const void*>(uintptr_t(b.rd_ptr + (tile_b + col) * b.page_bytes));
+            float* out = s.mm.data() + size_t(rt + col) * 1024;
+            if (s.packed_bf16)
+                tile::pack_matmul_in1_bf16(l1, s.transposed, reinterpret_cast<uint32_t*>(out));
+            else
+                tile::unpack_tile(b.format, l1, out, true);
+        }
+        ++q.count;
+        ++f.events;
+        return;
+    }
+    if (f.proc != Proc::Math) return;
+    const RoleConfig& cfg = core.cfg[int(Proc::Math)];
+    if (cfg.fpu_op != op) [[unlikely]]
+        missing_init_fault(cfg, op, flags, cb_a, cb_b);
+    if (rt * uint64_t(ct) > 32) [[unlikely]]
+        kernel_fault(std::string(api) + ": rt_dim " + std::to_string(rt) + " x ct_dim " + std::to_string(ct) +
+                     " tiles do not fit in DST (" + std::to_string(core.dst.capacity) + " tiles)");
+    float* dst[32];
+    for (uint32_t i = 0; i < rt * ct; ++i) dst[i] = math_dst(f, idst + i, api);
+    if (q.count == 0) block_on(f, Wait::OperandPop);
+    Operand& s = q.slots[q.head];
+    if (s.op != op || s.idst != idst || s.rt != rt || s.ct != ct) [[unlikely]]
+        out_of_step_fault(s, api);
+    if (flags != ~0u && (flags & 0x100) && (flags & 1) != (cfg.mm_transpose != 0)) [[unlikely]]
+        matmul_block_transpose_fault(flags & 1, cfg.mm_transpose);
+    const bool tr = transpose_of(cfg);
+    if (s.packed_bf16 && s.transposed != tr) [[unlikely]]
+        kernel_fault(std::string(api) + ": UNPACK was initialised with transpose " + std::to_string(s.transposed) +
+                     " and MATH with " + std::to_string(tr) + " (each TRISC must run the same matmul init)");
+    const MathFidelity fid = core.compute.math_fidelity;
+    for (uint32_t r = 0; r < rt; ++r)
+        for (uint32_t col = 0; col < ct; ++col) {
+            const float* in0 = s.mm.data() + size_t(r) * 1024;
+            const float* in1 = s.mm.data() + size_t(rt + col) * 1024;
+            if (s.packed_bf16)
+                tile::matmul_packed_bf16(reinterpret_cast<const uint32_t*>(in0), reinterpret_cast<const uint32_t*>(in1),
+                                         dst[r * ct + col]);
+            else
+                tile::matmul(in0, in1, dst[r * ct + col], tr, fid);
+        }
+    // A 16-bit DST rounds each result to nearest even when the tile is next used (as fpu_op).
+    if (dest16(f) && is_float_format(s.fmt_a)) {
+        DstState& d = core.dst;
+        for (uint32_t i = 0; i < rt * ct; ++i) {
+            d.pending[d.math_sec] |= 1u << (idst + i);
+            d.round_to[d.math_sec][idst + i] = dest16_format(s.fmt_a);
+        }
+    }
+    q.head = (q.head + 1) % OperandQueue::kDepth;
+    --q.count;
+    ++f.events;
+}
+
 void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t idst,
             uint32_t flags) {
+    if (op == ZYX_EMU_FPU_MATMUL) return fpu_matmul_block(cb_a, cb_b, tile_a, tile_b, idst, flags, 1, 1, 0);
     Fiber& f = cur();
     Core& core = *f.core;
     OperandQueue& q = *core.opq;
@@ -408,15 +511,15 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
             return;
         }
         // UNPACK: CB tiles (relative to the front) → SrcA / SrcB.
-        bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_MATMUL || op == ZYX_EMU_FPU_REDUCE;
+        bool two = op == ZYX_EMU_FPU_ELTWISE || op == ZYX_EMU_FPU_REDUCE;
         const CbState& a = unpack_source(f, cb_a, tile_a, api);
         const CbState* b = two ? &unpack_source(f, cb_b, tile_b, api) : nullptr;
         {
             const RoleConfig& c = core.cfg[int(Proc::Unpack)];
-            // The unpacker reading operand A: SrcB for matmul (in0), for binary_dest_reuse_tiles with
+            // The unpacker reading operand A: SrcB for binary_dest_reuse_tiles with
             // DEST_TO_SRCA (DST takes SrcA) and for a broadcasting unary_bcast (tt-metal's unpack_A
             // with a broadcast fills SrcB).
-            const int sa = op == ZYX_EMU_FPU_MATMUL || (op == ZYX_EMU_FPU_DEST_REUSE && (flags >> 4) == 1) ||
+            const int sa = (op == ZYX_EMU_FPU_DEST_REUSE && (flags >> 4) == 1) ||
                     (op == ZYX_EMU_FPU_UNARY_BCAST && flags != 0)
                 ? 1
                 : 0;
@@ -502,15 +605,6 @@ void fpu_op(uint32_t op, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t
             break;
         }
         case ZYX_EMU_FPU_UNARY_BCAST: tile::broadcast(tile::Broadcast(flags & 3), s.a, dst); break;
-        case ZYX_EMU_FPU_MATMUL: {
-            // matmul_block (flags 0x100 | transpose): tt-metal's LLK takes the transpose of the
-            // init (mm_block_init); a call that asks for another one is a kernel bug.
-            if (flags != ~0u && (flags & 0x100) && (flags & 1) != (cfg.mm_transpose != 0)) [[unlikely]]
-                matmul_block_transpose_fault(flags & 1, cfg.mm_transpose);
-            const bool tr = flags == ~0u ? cfg.mm_transpose != 0 : (flags & 0x100) ? cfg.mm_transpose != 0 : flags != 0;
-            tile::matmul(s.a, s.b, dst, tr, fid);
-            break;
-        }
         case ZYX_EMU_FPU_REDUCE:
             tile::reduce(tile::PoolType(flags & 15), tile::ReduceDim((flags >> 4) & 15), s.a, s.b, dst, dst_cleared);
             break;

@@ -736,6 +736,7 @@ const zyx_emu_api* kernel_api_table() {
         t.sfpu_binary_int = sfpu_binary_int;
         t.pack_rows = pack_rows;
         t.pack_config = pack_config;
+        t.fpu_matmul_block = fpu_matmul_block;
         return t;
     }();
     return &table;

@@ -399,10 +399,8 @@ ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
                        uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
                        uint32_t call_line = __builtin_LINE()) {
     (void)call_line;
-    for (uint32_t r = 0; r < rt_dim; ++r)
-        for (uint32_t c = 0; c < ct_dim; ++c)
-            zyx_emu_c::fpu(ZYX_EMU_FPU_MATMUL, in0_cb_id, in1_cb_id, in0_tile_index + r * kt_dim, in1_tile_index + c,
-                           idst + r * ct_dim + c, 0x100u | (transpose ? 1u : 0u));
+    ZYX_EMU.fpu_matmul_block(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, 0x100u | (transpose ? 1u : 0u),
+                             ct_dim, rt_dim, kt_dim);
 }
 
 // matmul_tile: the name of matmul_tiles in some tt-metal versions of api/compute/matmul.h,
