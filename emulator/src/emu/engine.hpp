@@ -4,7 +4,8 @@
 // Contract of a launch (launch.cpp): every active core gets five fibers — BRISC, NCRISC, TRISC0
 // (UNPACK), TRISC1 (MATH), TRISC2 (PACK); a processor without a kernel has a finished fiber.
 // Worker threads claim cores one at a time (Launch::claim_order), a new one whenever nothing on
-// the cores they hold can run; a claimed core stays on its worker. A worker runs its cores'
+// the cores they hold can run, up to their share (Launch::claim_share) while any of their cores
+// is unfinished; a claimed core stays on its worker. A worker runs its cores'
 // fibers round-robin; a fiber runs until it blocks (a Wait it records before yielding) or
 // ends. The scheduler re-checks a blocked fiber's Wait without switching to it. When no fiber on
 // any worker can run, the launch is a deadlock and the report lists every fiber's Wait.
@@ -250,6 +251,10 @@ struct Launch {
     std::vector<Core*> cores;           // active cores
     std::vector<Core*> claim_order;     // the order workers claim cores in (shuffled when seeded)
     std::atomic<size_t> next_claim{0};  // claim_order[next_claim] is the next unclaimed core
+    // Cores a worker may hold while one of them is unfinished: ceil(cores / workers). Without it
+    // a worker whose cores all wait on another's claims the rest while they wait too, and ends
+    // up doing all their work alone (example 08's receivers waiting on its senders).
+    size_t claim_share = 0;
     bool randomize = false;
     uint64_t seed = 0;
 

@@ -390,6 +390,13 @@ void unpack_tilize(Fiber& f, uint32_t cb_id, uint32_t width, uint32_t col, void*
                  " of the last mm_block_init / matmul_block_init (tt-metal applies the init's)");
 }
 
+namespace {
+void prefetch_tile(uint64_t l1_addr, uint32_t bytes) {
+    const char* p = reinterpret_cast<const char*>(uintptr_t(l1_addr));
+    for (uint32_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o);
+}
+}  // namespace
+
 // matmul_tiles (rt = ct = 1; flags: the call's transpose, ~0u the init's) and matmul_block
 // (flags 0x100 | transpose): DST[idst + r·ct + c] += in0[tile_a + r·kt] · in1[tile_b + c].
 // UNPACK reads each of the rt + ct tiles once (the hardware's unpacker fills SrcB / SrcA per
@@ -429,6 +436,11 @@ void fpu_matmul_block(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t ti
             core.compute.math_fidelity == MathFidelity::HiFi4;
         s.transposed = transpose_of(c);
         if (s.mm.size() < size_t(rt + ct) * 1024) s.mm.resize(size_t(rt + ct) * 1024);
+        // The tiles were written into this core's L1 by another core's NoC transfer, usually long
+        // enough ago to have left the host's caches: ask for all their lines before reading any.
+        for (uint32_t r = 0; r < rt; ++r)
+            prefetch_tile(a.rd_ptr + (tile_a + r * kt) * a.page_bytes, a.tile_bytes);
+        for (uint32_t col = 0; col < ct; ++col) prefetch_tile(b.rd_ptr + (tile_b + col) * b.page_bytes, b.tile_bytes);
         for (uint32_t r = 0; r < rt; ++r) {
             const void* l1 = reinterpret_cast<const void*>(uintptr_t(a.rd_ptr + (tile_a + r * kt) * a.page_bytes));
             float* out = s.mm.data() + size_t(r) * 1024;

@@ -478,11 +478,13 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
 
     // This worker's cores and their fibers. Cores are claimed from L.claim_order one at a time:
     // one to start with, then another whenever nothing on the claimed ones can run (all finished
-    // or all blocked). So no worker idles while unstarted cores remain, and a worker the OS runs
-    // less simply claims fewer cores. A claimed core stays on its worker.
+    // or all blocked), up to L.claim_share while any of them is unfinished (`all_finished`: past
+    // it). So no worker idles with nothing to do while unstarted cores remain, and the work is
+    // split evenly even when the first cores wait on each other. A claimed core stays on its worker.
     std::vector<Core*> cores;
     std::vector<Fiber*> fibers;
-    auto claim_core = [&] {
+    auto claim_core = [&](bool all_finished) {
+        if (!all_finished && cores.size() >= L.claim_share) return false;
         size_t i = L.next_claim.fetch_add(1, std::memory_order_relaxed);
         if (i >= L.claim_order.size()) return false;
         Core* c = L.claim_order[i];
@@ -494,7 +496,7 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
             }
         return true;
     };
-    claim_core();
+    claim_core(true);
     std::mt19937_64 rng(L.seed * 0x9e3779b97f4a7c15ull + wid + 1);
     int order[kProcs] = {0, 1, 2, 3, 4};
 
@@ -558,7 +560,7 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
             }
         }
         if (progress) spin_passes = 0;
-        if ((!progress || !live) && claim_core()) continue;  // nothing to run here: take a new core
+        if ((!progress || !live) && claim_core(!live)) continue;  // nothing to run here: take a new core
         if (!live) break;
         if (progress) continue;
         if (polling) {
@@ -902,6 +904,7 @@ void Device::program_launch(ProgramId program) {
     // Every worker counts as live until it leaves (it may claim cores until none are left).
     L->live_workers = int(nw);
     L->claim_order = L->cores;
+    L->claim_share = (L->cores.size() + nw - 1) / nw;
     if (L->randomize) std::shuffle(L->claim_order.begin(), L->claim_order.end(), std::mt19937_64(L->seed));
     L->workers_running = int(nw);
     ++d.launches;
