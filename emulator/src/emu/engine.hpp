@@ -5,7 +5,9 @@
 // (UNPACK), TRISC1 (MATH), TRISC2 (PACK); a processor without a kernel has a finished fiber.
 // Worker threads claim cores one at a time (Launch::claim_order), a new one whenever nothing on
 // the cores they hold can run, up to their share (Launch::claim_share) while any of their cores
-// is unfinished; a claimed core stays on its worker. A worker runs its cores'
+// is unfinished; a claimed core stays on its worker. While another worker has nothing to run,
+// a worker gives its cores' data movement fibers a turn after each core it runs (they are what
+// the idle worker's cores usually wait for). A worker runs its cores'
 // fibers round-robin; a fiber runs until it blocks (a Wait it records before yielding) or
 // ends. The scheduler re-checks a blocked fiber's Wait without switching to it. When no fiber on
 // any worker can run, the launch is a deadlock and the report lists every fiber's Wait.

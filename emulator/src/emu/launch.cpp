@@ -507,6 +507,7 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
     };
     uint64_t cpu0 = thread_cpu_ns();
+    const double start_us = trace_now_us_of(L);
     // Spin watchdog (engine.hpp): passes in a row in which only pollers ran, without an event.
     uint64_t spin_passes = 0;
     std::chrono::steady_clock::time_point spin_start;
@@ -519,12 +520,13 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         // A core keeps running while any of its fibers can (bounded, for fairness): its CBs,
         // DST and operand queue stay in the host's caches instead of being evicted by the
         // other cores of this worker between every step.
-        for (Core* c : cores) {
-            for (int rounds = 0; rounds < 4096 && !L.aborted.load(std::memory_order_relaxed); ++rounds) {
+        // Runs core c's fibers of processors order[0..n) while any can (at most `max_rounds`
+        // rounds); false when the launch is ending.
+        auto run_core = [&](Core* c, const int* procs, int n, int max_rounds) {
+            for (int rounds = 0; rounds < max_rounds && !L.aborted.load(std::memory_order_relaxed); ++rounds) {
                 bool ran = false;
-                if (L.randomize) std::shuffle(std::begin(order), std::end(order), rng);
-                for (int pi : order) {
-                    Fiber* f = &c->fibers[pi];
+                for (int k = 0; k < n; ++k) {
+                    Fiber* f = &c->fibers[procs[k]];
                     if (f->finished) continue;
                     live = true;
                     if (f->polled || !wait_ready(*f)) continue;
@@ -539,7 +541,7 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                     ++n_resumes;
                     if (!resume(*f, jb) || L.aborted.load(std::memory_order_relaxed)) {
                         progress = true;
-                        break;
+                        return false;
                     }
                     // It polled again without causing any event: it is spinning (so far).
                     if (f->wait.kind == Wait::Poll && f->idle_poll) [[unlikely]]
@@ -549,8 +551,31 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                 }
                 if (!ran) break;
             }
+            return true;
+        };
+        static constexpr int kDataMovement[] = {int(Proc::Brisc), int(Proc::Ncrisc)};
+        for (Core* c : cores) {
+            if (L.randomize) std::shuffle(std::begin(order), std::end(order), rng);
+            if (!run_core(c, order, kProcs, 4096)) break;
             for (auto& f : c->fibers) f.polled = false;
             if (L.aborted.load(std::memory_order_relaxed)) break;
+            // Another worker has nothing to run: its cores likely wait on data or a semaphore from
+            // this worker's data movement kernels (a multicast sender, say), which would otherwise
+            // wait for the rest of this pass, each core's compute in turn. Give them a turn now.
+            if (L.blocked_workers.load(std::memory_order_relaxed) > 0) {
+                bool ended = false;
+                for (Core* d : cores) {
+                    if (d == c) continue;
+                    if ((ended = !run_core(d, kDataMovement, 2, 64))) break;
+                    for (auto& f : d->fibers) f.polled = false;
+                }
+                if (ended || L.aborted.load(std::memory_order_relaxed)) break;
+                if (progress) {  // wake the waiting worker
+                    L.progress.fetch_add(1, std::memory_order_seq_cst);
+                    std::lock_guard<std::mutex> lock(L.sched_mu);
+                    L.sched_cv.notify_all();
+                }
+            }
         }
         if (progress) {
             L.progress.fetch_add(1, std::memory_order_seq_cst);
@@ -597,6 +622,8 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
     }
     L.resumes += n_resumes, L.passes += n_passes, L.idle_waits += n_idle;
     L.cpu_ns += thread_cpu_ns() - cpu0;
+    ZYX_LOG(emu) << "worker " << wid << ": " << cores.size() << " cores, CPU " << (thread_cpu_ns() - cpu0) / 1000
+                 << " us, from " << start_us << " to " << trace_now_us_of(L) << " us, " << n_idle << " idle waits";
     {
         std::lock_guard<std::mutex> lock(L.sched_mu);
         --L.live_workers;  // a finished worker no longer counts for deadlock detection
