@@ -1,8 +1,9 @@
 // bench_tile: speed of the emulator's tile math against baselines measured in the same run.
 //
-//   1. tile::matmul on one 32×32×32 tile (dst += a·b)        vs cblas_sgemm 32×32×32
-//   2. emulated bf16 matmul 1024×1024×1024, as the emulator runs it: for every output tile and
-//      every k, unpack the a and b tiles from Float16_b then tile::matmul (32768 calls), then
+//   1. tile::matmul on one 32×32×32 tile (dst += a·b), and the Float16_b packed path,
+//      vs cblas_sgemm 32×32×32
+//   2. emulated bf16 matmul 1024×1024×1024 as matmul_tiles runs it: for every output tile and
+//      every k, tile::matmul_bf16 on the Float16_b tiles (pack both, multiply; 32768 calls), then
 //      pack each output tile to Float16_b                      vs cblas_sgemm 1024³ in fp32
 //   3. unpack_tile / pack_tile ns per tile for each format   vs memcpy of the same bytes
 //   4. the other per-tile ops (FPU eltwise, DST rounding, SFPU unary / binary / scalar ops, fill,
@@ -66,6 +67,16 @@ int main() {
     g_sink = c.v[0];
     double t_tile_tb = time_per_call([&] { tile::matmul(a.v, b.v, c.v, true, MathFidelity::HiFi4); }, 20000, 5);
     double t_tile_lofi = time_per_call([&] { tile::matmul(a.v, b.v, c.v, false, MathFidelity::LoFi); }, 20000, 5);
+    // The Float16_b path the emulator's matmul takes: operands packed once, then the product.
+    alignas(64) uint16_t la[1024], lb[1024];
+    alignas(64) uint32_t pa[512], pb[512];
+    tile::pack_tile(DataFormat::Float16_b, a.v, la);
+    tile::pack_tile(DataFormat::Float16_b, b.v, lb);
+    tile::pack_matmul_in0_bf16(la, pa);
+    tile::pack_matmul_in1_bf16(lb, false, pb);
+    double t_packed = time_per_call([&] { tile::matmul_packed_bf16(pa, pb, c.v); }, 20000, 7);
+    double t_bf16_l1 =
+        time_per_call([&] { tile::matmul_bf16(la, lb, c.v, false, MathFidelity::HiFi4); }, 20000, 5);
     double t_blas_tile = time_per_call(
         [&] {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 32, 32, 32, 1.0f, a.v, 32, b.v, 32, 1.0f, c.v, 32);
@@ -78,6 +89,10 @@ int main() {
                 flops_tile / t_tile_tb * 1e-9);
     std::printf("  tile::matmul LoFi           %8.1f ns  %6.1f GFLOP/s\n", t_tile_lofi * 1e9,
                 flops_tile / t_tile_lofi * 1e-9);
+    std::printf("  tile::matmul_packed_bf16    %8.1f ns  %6.1f GFLOP/s  (VDPBF16PS: %s)\n", t_packed * 1e9,
+                flops_tile / t_packed * 1e-9, tile::matmul_bf16_uses_dot_product() ? "yes" : "no");
+    std::printf("  tile::matmul_bf16 (packing) %8.1f ns  %6.1f GFLOP/s\n", t_bf16_l1 * 1e9,
+                flops_tile / t_bf16_l1 * 1e-9);
     std::printf("  cblas_sgemm 32^3            %8.1f ns  %6.1f GFLOP/s\n", t_blas_tile * 1e9,
                 flops_tile / t_blas_tile * 1e-9);
 
@@ -100,15 +115,13 @@ int main() {
     tilize_bf16(A, At);
     tilize_bf16(B, Bt);
     auto emulated = [&] {
-        Tile ua, ub, dst;
+        Tile dst;
         for (int ti = 0; ti < nt; ++ti)
             for (int tj = 0; tj < nt; ++tj) {
                 std::memset(dst.v, 0, sizeof(dst.v));  // tile_regs_release zeroes DST
-                for (int tk = 0; tk < nt; ++tk) {
-                    tile::unpack_tile(DataFormat::Float16_b, &At[size_t(ti * nt + tk) * 1024], ua.v);
-                    tile::unpack_tile(DataFormat::Float16_b, &Bt[size_t(tk * nt + tj) * 1024], ub.v);
-                    tile::matmul(ua.v, ub.v, dst.v, false, MathFidelity::HiFi4);
-                }
+                for (int tk = 0; tk < nt; ++tk)
+                    tile::matmul_bf16(&At[size_t(ti * nt + tk) * 1024], &Bt[size_t(tk * nt + tj) * 1024], dst.v, false,
+                                      MathFidelity::HiFi4);
                 tile::pack_tile(DataFormat::Float16_b, dst.v, &Ct[size_t(ti * nt + tj) * 1024]);
             }
     };
@@ -131,7 +144,7 @@ int main() {
         max_err = std::max(max_err, double(std::fabs(v - C[size_t(r) * n + cc])));
     }
     std::printf("matmul 1024x1024x1024 (single thread)\n");
-    std::printf("  emulated bf16 (unpack+matmul+pack) %7.3f s  %6.1f GFLOP/s\n", t_emu, flops_big / t_emu * 1e-9);
+    std::printf("  emulated bf16 (matmul_bf16+pack)   %7.3f s  %6.1f GFLOP/s\n", t_emu, flops_big / t_emu * 1e-9);
     std::printf("  cblas_sgemm fp32                   %7.3f s  %6.1f GFLOP/s\n", t_blas, flops_big / t_blas * 1e-9);
     std::printf("  max |emulated - sgemm| on 64 samples: %.3g\n", max_err);
 
