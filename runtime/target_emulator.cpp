@@ -94,10 +94,7 @@ public:
             ks.compute.dst_full_sync_en = p.dst_full_sync;
             ks.compute.math_approx_mode = p.math_approx;
             ks.compute.math_fidelity = p.math_fidelity;
-            for (uint32_t cb : p.unpack_to_dest_fp32) {
-                if (ks.compute.unpack_to_dest_mode.size() <= cb) ks.compute.unpack_to_dest_mode.resize(cb + 1);
-                ks.compute.unpack_to_dest_mode[cb] = emu::UnpackToDestMode::UnpackToDestFp32;
-            }
+            for (uint32_t cb : p.unpack_to_dest_fp32) ks.compute.unpack_to_dest_fp32(cb);
             spec.kernels.push_back(std::move(ks));
         }
         for (uint32_t v : p.semaphores) spec.semaphores.push_back({cores, v});

@@ -62,9 +62,8 @@ int run(Device& dev, DataFormat fmt, bool pack_untilize) {
     // f32: tilize (cb 0) and copy_tile (cb 24) unpack straight into DST, exact; untilize_block
     // reads cb 25 through SrcA (TF32), which is why pack_untilize is the exact f32 path.
     if (f32) {
-        compute.compute.unpack_to_dest_mode.assign(25, UnpackToDestMode::Default);
-        compute.compute.unpack_to_dest_mode[0] = compute.compute.unpack_to_dest_mode[24] =
-            UnpackToDestMode::UnpackToDestFp32;
+        compute.compute.unpack_to_dest_fp32(0);
+        compute.compute.unpack_to_dest_fp32(24);
     }
     spec.kernels = {kernel("reader_sticks.cpp", KernelKind::DataMovement1, cores, rct),
                     kernel("writer_sticks.cpp", KernelKind::DataMovement0, cores, wct), compute};

@@ -99,10 +99,7 @@ Result run_prog(const std::vector<InCb>& ins, DataFormat out_fmt, uint32_t n_out
                 one_core());
     k.compute.fp32_dest_acc_en = fp32_dest;
     k.compute.dst_full_sync_en = true;
-    for (uint32_t c : to_dest) {
-        k.compute.unpack_to_dest_mode.resize(std::max<size_t>(k.compute.unpack_to_dest_mode.size(), c + 1));
-        k.compute.unpack_to_dest_mode[c] = UnpackToDestMode::UnpackToDestFp32;
-    }
+    for (uint32_t c : to_dest) k.compute.unpack_to_dest_fp32(c);
     s.kernels = {dm1("reader", reader, one_core()),
                  dm0("writer",
                      "void kernel_main() {\n    InterleavedAddrGen<true> g{get_arg_val<uint32_t>(0), " + opg +

@@ -80,10 +80,7 @@ Outcome run_prog(const std::string& name, const std::string& src, DataFormat fmt
     for (const auto& [index, pages] : scratch) s.cbs.push_back(cb(index, pages, one_core(), fmt));
     auto k = compute(name, src, one_core());
     k.compute.fp32_dest_acc_en = fmt == DataFormat::Float32;
-    for (uint32_t c : to_dest) {
-        k.compute.unpack_to_dest_mode.resize(std::max<size_t>(k.compute.unpack_to_dest_mode.size(), c + 1));
-        k.compute.unpack_to_dest_mode[c] = UnpackToDestMode::UnpackToDestFp32;
-    }
+    for (uint32_t c : to_dest) k.compute.unpack_to_dest_fp32(c);
     s.kernels = {dm1("reader", kReader, one_core()), dm0("writer", kWriter, one_core()), k};
     Outcome res;
     ProgramId p;

@@ -113,6 +113,11 @@ struct ComputeConfig {
     MathFidelity math_fidelity = MathFidelity::HiFi4;
     // Per CB index (entries past the end: Default); at most the device's CB count.
     std::vector<UnpackToDestMode> unpack_to_dest_mode;
+    // Sets CB cb's mode to UnpackToDestFp32 (growing the vector as needed).
+    void unpack_to_dest_fp32(uint32_t cb) {
+        if (unpack_to_dest_mode.size() <= cb) unpack_to_dest_mode.resize(cb + 1, UnpackToDestMode::Default);
+        unpack_to_dest_mode[cb] = UnpackToDestMode::UnpackToDestFp32;
+    }
 };
 
 struct KernelSpec {
