@@ -423,8 +423,7 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
                      " B) is not inside L1");
     check_alignment(api, uint64_t(s - f.core->l1), off, false);
     uint32_t count = 0;
-    std::vector<uint8_t*> dsts;
-    std::vector<uint32_t> dst_cores;
+    std::vector<uint32_t> dst_cores;  // core indices; each receives at core_base + off
     for (uint32_t y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
         for (uint32_t x = std::min(x0, x1); x <= std::max(x0, x1); ++x) {
             int c = d.core_at_noc(x, y);
@@ -434,7 +433,6 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
                              std::to_string(x) + "," + std::to_string(y) + "), which is not a worker core");
             if (uint32_t(c) == f.core->index && !loopback) continue;
             ++count;
-            dsts.push_back(d.l1.core_base(uint32_t(c)) + off);
             dst_cores.push_back(uint32_t(c));
         }
     if (count != num_dests)
@@ -444,16 +442,16 @@ void noc_write_multicast(uint32_t src_l1, uint64_t mcast, uint32_t size, uint32_
                      " destination cores" +
                      (loopback ? " (loopback counts the sender)" : " (the sender is not written and not counted)") +
                      "; silicon hangs waiting for the missing acks");
-    for (uint8_t* p : dsts) f.txns.push_back({p, s, size, noc, false, false, false});
+    for (uint32_t c : dst_cores) f.txns.push_back({d.l1.core_base(c) + off, s, size, noc, false, false, false});
     RaceLog& r = *f.core->races;
     r.record(kL1Space + f.core->index, uint64_t(s - f.core->l1), size, false, AccessOp::NocWriteFrom, uint8_t(f.proc),
              uint8_t(f.proc));
     const bool sync = off >= kL1SemaphoreBase && off < kL1SemaphoreBase + kMaxSemaphores * 16;
-    for (size_t i = 0; i < dsts.size(); ++i) {
+    for (uint32_t c : dst_cores) {
         if (sync)
-            race_release(*current_launch(), *f.core, dsts[i], dst_cores[i], *reinterpret_cast<const uint32_t*>(s));
+            race_release(*current_launch(), *f.core, d.l1.core_base(c) + off, c, *reinterpret_cast<const uint32_t*>(s));
         else
-            r.record(kL1Space + dst_cores[i], off, size, true, AccessOp::NocWrite, uint8_t(f.proc), uint8_t(f.proc));
+            r.record(kL1Space + c, off, size, true, AccessOp::NocWrite, uint8_t(f.proc), uint8_t(f.proc));
     }
     ++f.events;
 }
