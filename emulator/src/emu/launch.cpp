@@ -520,10 +520,11 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         // A core keeps running while any of its fibers can (bounded, for fairness): its CBs,
         // DST and operand queue stay in the host's caches instead of being evicted by the
         // other cores of this worker between every step.
-        // Runs core c's fibers of processors order[0..n) while any can (at most `max_rounds`
-        // rounds); false when the launch is ending.
+        // Runs core c's fibers of processors procs[0..n) while any can (at most `max_rounds`
+        // rounds; a seeded schedule shuffles `order` before each); false when the launch is ending.
         auto run_core = [&](Core* c, const int* procs, int n, int max_rounds) {
             for (int rounds = 0; rounds < max_rounds && !L.aborted.load(std::memory_order_relaxed); ++rounds) {
+                if (L.randomize && procs == order) std::shuffle(std::begin(order), std::end(order), rng);
                 bool ran = false;
                 for (int k = 0; k < n; ++k) {
                     Fiber* f = &c->fibers[procs[k]];
@@ -555,7 +556,6 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         };
         static constexpr int kDataMovement[] = {int(Proc::Brisc), int(Proc::Ncrisc)};
         for (Core* c : cores) {
-            if (L.randomize) std::shuffle(std::begin(order), std::end(order), rng);
             if (!run_core(c, order, kProcs, 4096)) break;
             for (auto& f : c->fibers) f.polled = false;
             if (L.aborted.load(std::memory_order_relaxed)) break;
