@@ -306,6 +306,10 @@ std::string RuntimeProcess::receive_line(int timeout_ms, std::string_view what) 
         // each time, in case the runtime shares it) keeps this core awake: sleeping in poll()
         // here costs a cross-CPU wake-up of tens of microseconds on virtual machines.
         if (spins++ < kSpinReads) {
+            // The runtime's stderr is otherwise read only in wait_io: on a loaded machine a long
+            // request can be answered within the spins, and its log lines would wait in the pipe
+            // (and be lost if this process exits without ending the runtime).
+            if ((spins & 31) == 31) drain_stderr();
             ::sched_yield();
             continue;
         }
