@@ -48,8 +48,8 @@ void mul_tile(const float* __restrict a, const float* __restrict b, float* __res
 
 // ---- matmul kernel ---------------------------------------------------------------------------
 // c[32×32] += a[32×32] · b[32×32], all row-major, k in the order 1, 0, 3, 2, … (matmul's
-// contract; std::fma without AVX-512 keeps it, see the portable loop). Register blocking: `Rows` rows of c (2 vectors
-// of 16 floats each) stay in registers while k runs over 32; each b row is loaded once per k and
+// contract; the portable loop keeps it with std::fma). Register blocking: `Rows` rows of c (2
+// vectors of 16 floats each) stay in registers while k runs over 32; each b row is loaded once per k and
 // a[i][k] is broadcast. Rows = 12 uses 24 accumulators + 2 b vectors + 1 broadcast of the 32
 // AVX-512 registers; the tile is done as 12 + 12 + 8 rows (measured: ~15% faster than 4 × 8).
 #if defined(__AVX512F__)

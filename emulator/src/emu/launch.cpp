@@ -517,11 +517,8 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         if (L.randomize) std::shuffle(cores.begin(), cores.end(), rng);
         // progress: some fiber ran and did more than poll; polling: some fiber only polled.
         bool progress = false, live = false, polling = false;
-        // A core keeps running while any of its fibers can (bounded, for fairness): its CBs,
-        // DST and operand queue stay in the host's caches instead of being evicted by the
-        // other cores of this worker between every step.
         // Runs core c's fibers of processors procs[0..n) while any can (at most `max_rounds`
-        // rounds; a seeded schedule shuffles `order` before each); false when the launch is ending.
+        // rounds; a seeded schedule shuffles `order` before each), then clears their polled marks.
         auto run_core = [&](Core* c, const int* procs, int n, int max_rounds) {
             for (int rounds = 0; rounds < max_rounds && !L.aborted.load(std::memory_order_relaxed); ++rounds) {
                 if (L.randomize && procs == order) std::shuffle(std::begin(order), std::end(order), rng);
@@ -542,7 +539,7 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                     ++n_resumes;
                     if (!resume(*f, jb) || L.aborted.load(std::memory_order_relaxed)) {
                         progress = true;
-                        return false;
+                        break;
                     }
                     // It polled again without causing any event: it is spinning (so far).
                     if (f->wait.kind == Wait::Poll && f->idle_poll) [[unlikely]]
@@ -552,38 +549,34 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
                 }
                 if (!ran) break;
             }
-            return true;
-        };
-        static constexpr int kDataMovement[] = {int(Proc::Brisc), int(Proc::Ncrisc)};
-        for (Core* c : cores) {
-            if (!run_core(c, order, kProcs, 4096)) break;
             for (auto& f : c->fibers) f.polled = false;
-            if (L.aborted.load(std::memory_order_relaxed)) break;
-            // Another worker has nothing to run: its cores likely wait on data or a semaphore from
-            // this worker's data movement kernels (a multicast sender, say), which would otherwise
-            // wait for the rest of this pass, each core's compute in turn. Give them a turn now.
-            if (L.blocked_workers.load(std::memory_order_relaxed) > 0) {
-                bool ended = false;
-                for (Core* d : cores) {
-                    if (d == c) continue;
-                    if ((ended = !run_core(d, kDataMovement, 2, 64))) break;
-                    for (auto& f : d->fibers) f.polled = false;
-                }
-                if (ended || L.aborted.load(std::memory_order_relaxed)) break;
-                if (progress) {  // wake the waiting worker
-                    L.progress.fetch_add(1, std::memory_order_seq_cst);
-                    std::lock_guard<std::mutex> lock(L.sched_mu);
-                    L.sched_cv.notify_all();
-                }
-            }
-        }
-        if (progress) {
+        };
+        // Tells workers waiting for progress (in the deadlock check below) to look again.
+        auto wake_waiting_workers = [&] {
             L.progress.fetch_add(1, std::memory_order_seq_cst);
             if (L.blocked_workers.load(std::memory_order_seq_cst) > 0) {
                 std::lock_guard<std::mutex> lock(L.sched_mu);
                 L.sched_cv.notify_all();
             }
+        };
+        static constexpr int kDataMovement[] = {int(Proc::Brisc), int(Proc::Ncrisc)};
+        // A core keeps running while any of its fibers can (bounded, for fairness): its CBs,
+        // DST and operand queue stay in the host's caches instead of being evicted by the
+        // other cores of this worker between every step.
+        for (Core* c : cores) {
+            run_core(c, order, kProcs, 4096);
+            if (L.aborted.load(std::memory_order_relaxed)) break;
+            // Another worker has nothing to run: its cores likely wait on data or a semaphore from
+            // this worker's data movement kernels (a multicast sender, say), which would otherwise
+            // wait for the rest of this pass, each core's compute in turn. Give them a turn now.
+            if (L.blocked_workers.load(std::memory_order_relaxed) > 0) {
+                for (Core* d : cores)
+                    if (d != c && !L.aborted.load(std::memory_order_relaxed)) run_core(d, kDataMovement, 2, 64);
+                if (L.aborted.load(std::memory_order_relaxed)) break;
+                if (progress) wake_waiting_workers();
+            }
         }
+        if (progress) wake_waiting_workers();
         if (progress) spin_passes = 0;
         if ((!progress || !live) && claim_core(!live)) continue;  // nothing to run here: take a new core
         if (!live) break;
@@ -620,9 +613,10 @@ void run_worker(Launch& L, unsigned wid, std::vector<void*>& stacks) {
         L.blocked_at[wid] = UINT64_MAX;
         L.blocked_workers.fetch_sub(1, std::memory_order_seq_cst);
     }
+    const uint64_t cpu = thread_cpu_ns() - cpu0;
     L.resumes += n_resumes, L.passes += n_passes, L.idle_waits += n_idle;
-    L.cpu_ns += thread_cpu_ns() - cpu0;
-    ZYX_LOG(emu) << "worker " << wid << ": " << cores.size() << " cores, CPU " << (thread_cpu_ns() - cpu0) / 1000
+    L.cpu_ns += cpu;
+    ZYX_LOG(emu) << "worker " << wid << ": " << cores.size() << " cores, CPU " << cpu / 1000
                  << " us, from " << start_us << " to " << trace_now_us_of(L) << " us, " << n_idle << " idle waits";
     {
         std::lock_guard<std::mutex> lock(L.sched_mu);
